@@ -1,0 +1,19 @@
+// Command bretter serves the bretter site and offers the rules engines on
+// the command line: `bretter serve` (the default), `bretter judge` and
+// `bretter perft`. Run `bretter help` for the details.
+package main
+
+import (
+	"os"
+
+	"bretter/game"
+	"bretter/games/dvonn"
+	"bretter/games/havannah"
+	"bretter/internal/cli"
+)
+
+func main() {
+	// The games the site offers, in the order the home page lists them.
+	games := []game.Game{havannah.Game(), dvonn.Game()}
+	os.Exit(cli.Run(os.Args[1:], games, os.Stdin, os.Stdout, os.Stderr))
+}

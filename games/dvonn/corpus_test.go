@@ -1,0 +1,187 @@
+package dvonn
+
+import (
+	"bufio"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"bretter/game"
+)
+
+var perft5 = flag.Bool("dvonn.perft5", false, "also check perft depth 5 of every corpus position (slow)")
+
+// corpusDir finds ../shared/corpus/dvonn beside the module root, which is
+// the first directory above the test's working directory holding go.mod.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory: cannot find the corpus")
+		}
+		dir = parent
+	}
+	return filepath.Join(dir, "..", "shared", "corpus", "dvonn")
+}
+
+// readTSV reads a corpus file into one map per row, keyed by the header.
+func readTSV(t testing.TB, name string) []map[string]string {
+	t.Helper()
+	path := filepath.Join(corpusDir(t), name)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("corpus file missing: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	var header []string
+	var rows []map[string]string
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), "\t")
+		if header == nil {
+			header = fields
+			continue
+		}
+		if len(fields) != len(header) {
+			t.Fatalf("%s line %d: %d fields, want %d", name, len(rows)+2, len(fields), len(header))
+		}
+		row := make(map[string]string, len(header))
+		for i, h := range header {
+			row[h] = fields[i]
+		}
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+	if len(rows) == 0 {
+		t.Fatalf("%s has no rows", path)
+	}
+	return rows
+}
+
+func atoi(t testing.TB, what, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return n
+}
+
+// replay plays a corpus game, checking before each ply the number of legal
+// moves and that the recorded move is one of them.
+func replay(t *testing.T, row map[string]string) *State {
+	t.Helper()
+	id := row["id"]
+	moves := strings.Fields(row["moves"])
+	if n := atoi(t, id+" plies", row["plies"]); n != len(moves) {
+		t.Fatalf("%s: plies says %d, moves has %d", id, n, len(moves))
+	}
+	counts := strings.Split(row["legal_counts"], ",")
+	if len(counts) != len(moves) {
+		t.Fatalf("%s: %d legal counts for %d moves", id, len(counts), len(moves))
+	}
+	s := New()
+	var buf []game.Move
+	for i, text := range moves {
+		ply := i + 1
+		buf = s.Legal(buf[:0])
+		if want := atoi(t, id+" legal_counts", counts[i]); len(buf) != want {
+			t.Fatalf("%s ply %d: %d legal moves, corpus says %d", id, ply, len(buf), want)
+		}
+		if p := s.Perft(1); p != uint64(len(buf)) {
+			t.Fatalf("%s ply %d: Perft(1) = %d, Legal has %d", id, ply, p, len(buf))
+		}
+		m, err := s.ParseMove(text)
+		if err != nil {
+			t.Fatalf("%s ply %d: %v", id, ply, err)
+		}
+		if !slices.Contains(buf, m) {
+			t.Fatalf("%s ply %d: %s is not among the legal moves", id, ply, text)
+		}
+		if err := s.Play(m); err != nil {
+			t.Fatalf("%s ply %d: %s: %v", id, ply, text, err)
+		}
+	}
+	return s
+}
+
+func testGames(t *testing.T, file string) {
+	for _, row := range readTSV(t, file) {
+		id := row["id"]
+		s := replay(t, row)
+		w, b := s.Score()
+		if ww, wb := atoi(t, id, row["white_score"]), atoi(t, id, row["black_score"]); w != ww || b != wb {
+			t.Errorf("%s after ply %d: score %d–%d, corpus says %d–%d", id, s.Ply(), w, b, ww, wb)
+		}
+		winner, finished := row["winner"]
+		out := s.Outcome()
+		if !finished {
+			if out.Over {
+				t.Errorf("%s after ply %d: game over, but the record goes on", id, s.Ply())
+			}
+			continue
+		}
+		if !out.Over || len(s.Legal(nil)) != 0 {
+			t.Errorf("%s after ply %d: game not over (%+v)", id, s.Ply(), out)
+		}
+		want := map[string]game.Player{"W": game.White, "B": game.Black, "D": game.Nobody}[winner]
+		if out.Winner != want || out.Reason != "score" {
+			t.Errorf("%s: outcome %+v, corpus says winner %s", id, out, winner)
+		}
+		if got := s.Stacks(); got != row["final_stacks"] {
+			t.Errorf("%s: final stacks\n got  %s\n want %s", id, got, row["final_stacks"])
+		}
+	}
+}
+
+func TestRandomGames(t *testing.T)   { testGames(t, "random-games.tsv") }
+func TestEngineGames(t *testing.T)   { testGames(t, "engine-games.tsv") }
+func TestRecordedGames(t *testing.T) { testGames(t, "games.tsv") }
+
+// perftPosition replays the line of a perft.tsv row.
+func perftPosition(t testing.TB, row map[string]string) *State {
+	t.Helper()
+	s, i, err := game.Replay(Game(), nil, strings.Fields(row["moves"]))
+	if err != nil {
+		t.Fatalf("%s: move %d: %v", row["id"], i, err)
+	}
+	st := s.(*State)
+	if want := atoi(t, row["id"], row["plies"]); st.Ply() != want {
+		t.Fatalf("%s: %d plies, want %d", row["id"], st.Ply(), want)
+	}
+	if want := map[string]game.Player{"W": game.White, "B": game.Black}[row["to_move"]]; st.ToMove() != want {
+		t.Fatalf("%s: %s to move, want %s", row["id"], st.ToMove(), row["to_move"])
+	}
+	return st
+}
+
+func TestPerft(t *testing.T) {
+	depth := 4
+	if *perft5 {
+		depth = 5
+	}
+	for _, row := range readTSV(t, "perft.tsv") {
+		s := perftPosition(t, row)
+		for d := 1; d <= depth; d++ {
+			want := uint64(atoi(t, row["id"], row["perft"+strconv.Itoa(d)]))
+			if got := s.Perft(d); got != want {
+				t.Errorf("%s: perft(%d) = %d, want %d", row["id"], d, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package havannah
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bretter/game"
+)
+
+// Record is a whole game as Little Golem's .hgf files hold it, with the moves
+// in this package's notation.
+//
+// Little Golem calls the first mover "Black" in its player and result fields
+// but labels the first mover's moves W; Record uses this package's terms
+// throughout (White moves first). Its cell numbers also count from each
+// row's left end; ParseHGF and HGF convert.
+type Record struct {
+	Size   int
+	White  string   // name of the first mover (Little Golem's PB)
+	Black  string   // name of the second mover (Little Golem's PW)
+	Date   string   // as written in the record, if any
+	Event  string   // EV
+	Moves  []string // cells, "swap" as the second entry, "resign" as the last
+	Winner game.Player
+	// HasResult tells whether the record states a result (Winner is
+	// meaningful; game.Nobody for a draw).
+	HasResult bool
+}
+
+// ErrRecord marks a record that cannot be read.
+var ErrRecord = errors.New("bad record")
+
+// ParseHGF reads a Little Golem .hgf record and checks every move against
+// the rules. An error names the move at fault, counted from 1.
+func ParseHGF(text string) (Record, error) {
+	nodes, err := parseSGF(text)
+	if err != nil {
+		return Record{}, err
+	}
+	rec := Record{Winner: game.Nobody}
+	root := nodes[0]
+	if len(root) == 0 {
+		return Record{}, fmt.Errorf("%w: the record has no header", ErrRecord)
+	}
+	for _, p := range root {
+		switch p.key {
+		case "SZ":
+			rec.Size, err = strconv.Atoi(p.value)
+			if err != nil || rec.Size < MinSize || rec.Size > MaxSize {
+				return Record{}, fmt.Errorf("%w: board side SZ[%s] must be a number from %d to %d", ErrRecord, p.value, MinSize, MaxSize)
+			}
+		case "PB":
+			rec.White = p.value
+		case "PW":
+			rec.Black = p.value
+		case "DT":
+			rec.Date = p.value
+		case "EV":
+			rec.Event = p.value
+		case "W", "B":
+			return Record{}, fmt.Errorf("%w: a move in the header: %s[%s]", ErrRecord, p.key, p.value)
+		case "RE":
+			switch strings.ToUpper(strings.TrimSpace(p.value)) {
+			case "B":
+				rec.Winner, rec.HasResult = game.White, true
+			case "W":
+				rec.Winner, rec.HasResult = game.Black, true
+			case "0", "DRAW":
+				rec.Winner, rec.HasResult = game.Nobody, true
+			}
+		}
+	}
+	if rec.Size == 0 {
+		return Record{}, fmt.Errorf("%w: the record has no board side (SZ)", ErrRecord)
+	}
+	s, _ := New(rec.Size, true)
+	for i, node := range nodes[1:] {
+		ply := i + 1
+		if len(node) != 1 || (node[0].key != "W" && node[0].key != "B") {
+			return Record{}, fmt.Errorf("%w: move %d is not a single W[...] or B[...]", ErrRecord, ply)
+		}
+		p := node[0]
+		if want := "WB"[i%2 : i%2+1]; p.key != want {
+			return Record{}, fmt.Errorf("%w: move %d is labelled %s but it is %s's turn", ErrRecord, ply, p.key, want)
+		}
+		text := strings.ToLower(strings.TrimSpace(p.value))
+		if text == "resign" {
+			if ply != len(nodes)-1 {
+				return Record{}, fmt.Errorf("%w: move %d resigns but more moves follow", ErrRecord, ply)
+			}
+			rec.Moves = append(rec.Moves, "resign")
+			break
+		}
+		m, err := s.parseHGFMove(text)
+		if err == nil {
+			err = s.Play(m)
+		}
+		if err != nil {
+			return Record{}, fmt.Errorf("%w: move %d %s[%s]: %w", ErrRecord, ply, p.key, p.value, err)
+		}
+		rec.Moves = append(rec.Moves, s.FormatMove(m))
+	}
+	return rec, nil
+}
+
+// parseHGFMove reads a move whose number counts from the row's left end.
+func (s *State) parseHGFMove(text string) (game.Move, error) {
+	if text == "swap" {
+		return swapMove, nil
+	}
+	r, c, err := parseCell(text)
+	if err != nil {
+		return game.Move{}, err
+	}
+	return s.ParseMove(string(rune('a'+r)) + strconv.Itoa(c+1+max(0, r-(s.geo.size-1))))
+}
+
+// HGF writes the record in Little Golem's format. Moves must be in this
+// package's notation; HGF does not check them against the rules.
+func (rec Record) HGF() (string, error) {
+	if rec.Size < MinSize || rec.Size > MaxSize {
+		return "", fmt.Errorf("%w: board side %d", ErrRecord, rec.Size)
+	}
+	var b strings.Builder
+	b.WriteString("(;FF[4]")
+	prop(&b, "EV", rec.Event)
+	prop(&b, "PB", rec.White)
+	prop(&b, "PW", rec.Black)
+	prop(&b, "DT", rec.Date)
+	b.WriteString("SZ[" + strconv.Itoa(rec.Size) + "]")
+	if rec.HasResult {
+		prop(&b, "RE", map[game.Player]string{game.White: "B", game.Black: "W", game.Nobody: "0"}[rec.Winner])
+	}
+	s, _ := New(rec.Size, true)
+	for i, text := range rec.Moves {
+		b.WriteString(";" + "WB"[i%2:i%2+1] + "[")
+		switch text {
+		case "swap", "resign":
+			b.WriteString(text)
+		default:
+			m, err := s.ParseMove(text)
+			if err != nil {
+				return "", fmt.Errorf("%w: move %d: %w", ErrRecord, i+1, err)
+			}
+			r, c := rowCol(int(m.A))
+			b.WriteString(strings.ToUpper(string(rune('a'+r))) + strconv.Itoa(c+1-max(0, r-(rec.Size-1))))
+		}
+		b.WriteString("]")
+	}
+	b.WriteString(")\n")
+	return b.String(), nil
+}
+
+func prop(b *strings.Builder, key, value string) {
+	if value == "" {
+		return
+	}
+	value = strings.NewReplacer(`\`, `\\`, `]`, `\]`).Replace(value)
+	b.WriteString(key + "[" + value + "]")
+}
+
+type property struct{ key, value string }
+
+// parseSGF reads the one-variation subset of SGF that .hgf files use:
+// "(" then nodes, each ";" followed by properties KEY[value], then ")".
+func parseSGF(text string) ([][]property, error) {
+	text = strings.TrimSpace(text)
+	if !strings.HasPrefix(text, "(") || !strings.HasSuffix(text, ")") {
+		return nil, fmt.Errorf("%w: a record starts with ( and ends with )", ErrRecord)
+	}
+	text = text[1 : len(text)-1]
+	var nodes [][]property
+	i := 0
+	skip := func() {
+		for i < len(text) && strings.ContainsRune(" \t\r\n", rune(text[i])) {
+			i++
+		}
+	}
+	for skip(); i < len(text); skip() {
+		if text[i] != ';' {
+			return nil, fmt.Errorf("%w: expected ; at character %d", ErrRecord, i+2)
+		}
+		i++
+		var node []property
+		for skip(); i < len(text) && text[i] != ';'; skip() {
+			start := i
+			for i < len(text) && text[i] >= 'A' && text[i] <= 'Z' {
+				i++
+			}
+			key := text[start:i]
+			if key == "" || i >= len(text) || text[i] != '[' {
+				return nil, fmt.Errorf("%w: expected a property like SZ[8] at character %d", ErrRecord, start+2)
+			}
+			// A property may carry several values; .hgf files use one.
+			for i < len(text) && text[i] == '[' {
+				var v strings.Builder
+				i++
+				for i < len(text) && text[i] != ']' {
+					if text[i] == '\\' && i+1 < len(text) {
+						i++
+					}
+					v.WriteByte(text[i])
+					i++
+				}
+				if i >= len(text) {
+					return nil, fmt.Errorf("%w: property %s is not closed with ]", ErrRecord, key)
+				}
+				i++
+				node = append(node, property{key, v.String()})
+				skip()
+			}
+		}
+		nodes = append(nodes, node)
+	}
+	if len(nodes) == 0 {
+		return nil, fmt.Errorf("%w: the record is empty", ErrRecord)
+	}
+	return nodes, nil
+}

@@ -1,0 +1,121 @@
+package havannah
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"bretter/game"
+)
+
+// A record in Little Golem's layout: numbers count from each row's left end,
+// RE[B] is a win for the first mover.
+const sampleHGF = `(;FF[4]EV[havannah.in.DEV.1]PB[anna]PW[bert]SZ[8]RU[LG]RE[B]GC[ game #1]SO[http://www.littlegolem.com];W[H3];B[G4];W[F3];B[G3];W[F1];B[G2];W[G1];B[H2];W[H1];B[I1];B[resign])`
+
+func TestParseHGF(t *testing.T) {
+	_, err := ParseHGF(sampleHGF)
+	if err == nil || !strings.Contains(err.Error(), "move 11 is labelled B but it is W's turn") {
+		t.Fatalf("mislabelled move: %v", err)
+	}
+	rec, err := ParseHGF(strings.Replace(sampleHGF, "B[resign]", "W[resign]", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Record{Size: 8, White: "anna", Black: "bert", Event: "havannah.in.DEV.1", Winner: game.White, HasResult: true,
+		Moves: strings.Fields("h3 g4 f3 g3 f1 g2 g1 h2 h1 i2 resign")}
+	if !reflect.DeepEqual(rec, want) {
+		t.Fatalf("got %+v\nwant %+v", rec, want)
+	}
+}
+
+func TestParseHGFErrors(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"", "starts with ("},
+		{"(;FF[4])", "no board side"},
+		{"(;SZ[3])", "SZ[3] must be a number from 4 to 10"},
+		{"(;SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move: h3 is already taken"},
+		{"(;SZ[8];W[Z3])", "move 1 W[Z3]"},
+		{"(;SZ[8];W[A9])", "move 1 W[A9]: malformed move: a9 is not on a board of side 8"},
+		{"(;SZ[8];W[H3];W[H4])", "move 2 is labelled W"},
+		{"(;SZ[8];W[resign];B[H3])", "move 1 resigns but more moves follow"},
+		{"(;SZ[8];W[H3];B[swap];W[H4];B[swap])", "move 4 B[swap]: illegal move: swap is only allowed as the second move"},
+		{"(;SZ[8];W[H3", "ends with )"},
+		{"(;SZ[8];W[H3)", "not closed"},
+		{"(;SZ[8]W[H3])", "a move in the header"},
+		{"(;SZ[8];W[H3]x)", "expected a property"},
+		{"(x;SZ[8])", "expected ;"},
+		{"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])", "move 8 B[D4]: game is over"},
+	} {
+		_, err := ParseHGF(tt.text)
+		if err == nil || !errors.Is(err, ErrRecord) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseHGF(%q) = %v, want an error with %q", tt.text, err, tt.want)
+		}
+	}
+}
+
+// Every corpus game goes out to .hgf and back unchanged, and the written
+// cells use Little Golem's numbering.
+func TestHGFRoundTrip(t *testing.T) {
+	for _, row := range readTSV(t, "littlegolem.tsv") {
+		rec := Record{Size: atoi(row["size"]), White: "white ] \\ name", Black: "B", Date: "2026-11-30", Moves: strings.Fields(row["moves"])}
+		switch row["winner"] {
+		case "W":
+			rec.Winner, rec.HasResult = game.White, true
+		case "B":
+			rec.Winner, rec.HasResult = game.Black, true
+		default:
+			rec.Winner = game.Nobody
+		}
+		text, err := rec.HGF()
+		if err != nil {
+			t.Fatalf("game %s: %v", row["id"], err)
+		}
+		back, err := ParseHGF(text)
+		if err != nil {
+			t.Fatalf("game %s: %v\n%s", row["id"], err, text)
+		}
+		if !reflect.DeepEqual(back, rec) {
+			t.Fatalf("game %s: round trip gives %+v, want %+v", row["id"], back, rec)
+		}
+		if row["id"] == "1009692" && !strings.Contains(text, ";W[H3];B[G4];W[F3];B[G3];W[F1];B[G2];W[G1];B[H2];W[H1];B[I1];W[F4];B[I4];W[J2]") {
+			t.Fatalf("game 1009692 is not written in Little Golem's numbering:\n%s", text)
+		}
+	}
+}
+
+func FuzzParseHGF(f *testing.F) {
+	f.Add(sampleHGF)
+	f.Add("(;SZ[4];W[A1];B[swap];W[B2])")
+	f.Fuzz(func(t *testing.T, text string) {
+		rec, err := ParseHGF(text)
+		if err != nil {
+			return
+		}
+		out, err := rec.HGF()
+		if err != nil {
+			t.Fatalf("parsed record does not write: %v", err)
+		}
+		again, err := ParseHGF(out)
+		if err != nil || !reflect.DeepEqual(again.Moves, rec.Moves) {
+			t.Fatalf("written record does not read back: %v", err)
+		}
+	})
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"e5", "swap", "a1", "s19", "A10", "z0"} {
+		f.Add(s)
+	}
+	s, _ := New(MaxSize, true)
+	f.Fuzz(func(t *testing.T, text string) {
+		m, err := s.ParseMove(text)
+		if err != nil {
+			return
+		}
+		again, err := s.ParseMove(s.FormatMove(m))
+		if err != nil || again != m {
+			t.Fatalf("%q parses to %v, which does not format back", text, m)
+		}
+	})
+}

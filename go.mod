@@ -1,0 +1,3 @@
+module bretter
+
+go 1.26

@@ -1,0 +1,66 @@
+// Package cli is the bretter command line: it parses the arguments and runs
+// the site or one of the engine commands.
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"bretter/game"
+)
+
+const usage = `usage:
+  bretter [serve] [-addr HOST:PORT] [-db FILE]   run the site (default localhost:8080, bretter.db)
+  bretter judge GAME [options] < moves           judge a move list, print JSON
+  bretter perft GAME -depth D [options] < moves  count legal move sequences
+  bretter help                                   show this text
+
+Games and their options:
+`
+
+// Run runs the command named in args and returns the exit status.
+func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(args, games, stderr)
+	case "judge":
+		return judge(args, games, stdin, stdout, stderr)
+	case "perft":
+		return perft(args, games, stdin, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		printUsage(stdout, games)
+		return 0
+	}
+	fmt.Fprintf(stderr, "bretter: unknown command %q\n", cmd)
+	printUsage(stderr, games)
+	return 2
+}
+
+func printUsage(w io.Writer, games []game.Game) {
+	fmt.Fprint(w, usage)
+	for _, g := range games {
+		fmt.Fprintf(w, "  %s", g.Name)
+		for _, o := range g.Options {
+			if o.Bool {
+				fmt.Fprintf(w, " [-%s]", o.Name)
+			} else {
+				fmt.Fprintf(w, " [-%s %d..%d, default %d]", o.Name, o.Min, o.Max, o.Default)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func findGame(games []game.Game, name string) (game.Game, bool) {
+	for _, g := range games {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return game.Game{}, false
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"bretter/game"
+	"bretter/games/dvonn"
+	"bretter/games/havannah"
+)
+
+var testGames = []game.Game{havannah.Game(), dvonn.Game()}
+
+func run(t *testing.T, stdin string, args ...string) (string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Run(args, testGames, strings.NewReader(stdin), &out, &errOut)
+	return strings.TrimSpace(out.String()), code
+}
+
+func TestJudgeHavannah(t *testing.T) {
+	tests := []struct {
+		moves string
+		args  []string
+		want  string
+		code  int
+	}{
+		// Game 1 of the corpus's random games: White's fork on move 21.
+		{"b4 f5 e7 g4 d3 d2 c6 c3 b3 d5 e4 d4 a3 d6 e3 c5 g5 f6 d7 a2 b5", []string{"-size", "4"},
+			`{"plies":21,"result":"white","reason":"fork","structures":["fork"]}`, 0},
+		{"a1 a2 a3\n\tb4 ", []string{"-size", "4"}, `{"plies":4,"result":"ongoing","reason":"","structures":[]}`, 0},
+		{"", nil, `{"plies":0,"result":"ongoing","reason":"","structures":[]}`, 0},
+		{"d4 swap a1", []string{"-size", "4", "-swap"}, `{"plies":3,"result":"ongoing","reason":"","structures":[]}`, 0},
+		{"d4 swap", []string{"-size", "4"}, `{"error":"illegal move: this game is played without the swap rule","ply":2}`, 1},
+		{"d4 d4", []string{"-size", "4"}, `{"error":"illegal move: d4 is already taken","ply":2}`, 1},
+		{"d4 zz", []string{"-size", "4"}, `{"error":"malformed move: \"zz\" is not a cell (a letter and a number, like e5)","ply":2}`, 1},
+		{"d1 a1 d2 a2 d3 a3 d4 a4 b4", []string{"-size", "4"}, `{"error":"the game is already over","ply":9}`, 1},
+		{"", []string{"-size", "11"}, `{"error":"option size must be between 4 and 10, not 11","ply":0}`, 1},
+	}
+	for _, tt := range tests {
+		got, code := run(t, tt.moves, append([]string{"judge", "havannah"}, tt.args...)...)
+		if got != tt.want || code != tt.code {
+			t.Errorf("judge %v < %q:\n got %s (exit %d)\nwant %s (exit %d)", tt.args, tt.moves, got, code, tt.want, tt.code)
+		}
+	}
+}
+
+func TestJudgeDVONN(t *testing.T) {
+	got, code := run(t, "F5 H5 D3", "judge", "dvonn")
+	want := `{"plies":3,"result":"ongoing","score":{"white":0,"black":0},"legal":[49,48,47]}`
+	if got != want || code != 0 {
+		t.Fatalf("got %s (exit %d), want %s", got, code, want)
+	}
+	got, code = run(t, "F5 F5", "judge", "dvonn")
+	if !strings.Contains(got, `"ply":2`) || code != 1 {
+		t.Fatalf("illegal move: got %s (exit %d)", got, code)
+	}
+}
+
+func TestPerft(t *testing.T) {
+	got, code := run(t, "", "perft", "havannah", "-size", "4", "-depth", "2")
+	if got != "37\n1332" || code != 0 {
+		t.Fatalf("havannah perft: got %q (exit %d)", got, code)
+	}
+	// The start of the stacking phase of the corpus's first perft position.
+	moves := "F5 H5 D3 A3 F1 I3 F3 J2 F2 J4 I2 I5 H2 I4 D4 D2 K4 B1 E2 C1 B3 C2 E5 E1 I1 A1 G5 H1 E4 G1 C5 H4 C3 H3 K5 C4 F4 J5 K3 G3 G2 E3 A2 J3 G4 D1 B4 B2 D5"
+	got, code = run(t, moves, "perft", "dvonn", "-depth", "3")
+	if got != "40\n1729\n74319" || code != 0 {
+		t.Fatalf("dvonn perft: got %q (exit %d)", got, code)
+	}
+	if _, code := run(t, "", "perft", "dvonn"); code != 2 {
+		t.Fatalf("perft without -depth: exit %d", code)
+	}
+	if _, code := run(t, "Z9", "perft", "dvonn", "-depth", "1"); code != 1 {
+		t.Fatalf("perft after a bad move: exit %d", code)
+	}
+}
+
+func TestUnknownCommandAndGame(t *testing.T) {
+	if _, code := run(t, "", "frobnicate"); code != 2 {
+		t.Fatalf("unknown command: exit %d", code)
+	}
+	if got, code := run(t, "", "judge", "chess"); code != 1 || !strings.Contains(got, `unknown game \"chess\"`) {
+		t.Fatalf("unknown game: %s (exit %d)", got, code)
+	}
+}
