@@ -69,8 +69,8 @@ type State struct {
 
 	cell   [gridCells]uint8
 	around [2][gridCells]uint8 // per colour, bit i set when the neighbour dirs[i] holds it
-	parent [gridCells]int16  // union-find parent; a root holds -(group size)
-	edges  [gridCells]uint16 // side and corner mask of each root's group
+	parent [gridCells]int16    // union-find parent; a root holds -(group size)
+	edges  [gridCells]uint16   // side and corner mask of each root's group
 
 	ply     int
 	stones  int
