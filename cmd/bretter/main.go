@@ -8,12 +8,13 @@ import (
 
 	"bretter/game"
 	"bretter/games/dvonn"
+	"bretter/games/fanorona"
 	"bretter/games/havannah"
 	"bretter/internal/cli"
 )
 
 func main() {
 	// The games the site offers, in the order the home page lists them.
-	games := []game.Game{havannah.Game(), dvonn.Game()}
+	games := []game.Game{havannah.Game(), dvonn.Game(), fanorona.Game()}
 	os.Exit(cli.Run(os.Args[1:], games, os.Stdin, os.Stdout, os.Stderr))
 }

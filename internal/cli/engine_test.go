@@ -7,10 +7,11 @@ import (
 
 	"bretter/game"
 	"bretter/games/dvonn"
+	"bretter/games/fanorona"
 	"bretter/games/havannah"
 )
 
-var testGames = []game.Game{havannah.Game(), dvonn.Game()}
+var testGames = []game.Game{havannah.Game(), dvonn.Game(), fanorona.Game()}
 
 func run(t *testing.T, stdin string, args ...string) (string, int) {
 	t.Helper()
@@ -58,6 +59,18 @@ func TestJudgeDVONN(t *testing.T) {
 	}
 }
 
+func TestJudgeFanorona(t *testing.T) {
+	got, code := run(t, "d2-e3A f3-f4W", "judge", "fanorona")
+	want := `{"plies":2,"result":"ongoing","reason":"","pieces":{"white":20,"black":20},"legal":[5,10]}`
+	if got != want || code != 0 {
+		t.Fatalf("got %s (exit %d), want %s", got, code, want)
+	}
+	got, code = run(t, "d2-e3", "judge", "fanorona")
+	if got != `{"error":"illegal move d2-e3: capture is compulsory: a paika is not allowed","ply":1}` || code != 1 {
+		t.Fatalf("paika while a capture exists: got %s (exit %d)", got, code)
+	}
+}
+
 func TestPerft(t *testing.T) {
 	got, code := run(t, "", "perft", "havannah", "-size", "4", "-depth", "2")
 	if got != "37\n1332" || code != 0 {
@@ -68,6 +81,10 @@ func TestPerft(t *testing.T) {
 	got, code = run(t, moves, "perft", "dvonn", "-depth", "3")
 	if got != "40\n1729\n74319" || code != 0 {
 		t.Fatalf("dvonn perft: got %q (exit %d)", got, code)
+	}
+	got, code = run(t, "", "perft", "fanorona", "-depth", "4")
+	if got != "5\n39\n724\n18026" || code != 0 {
+		t.Fatalf("fanorona perft: got %q (exit %d)", got, code)
 	}
 	if _, code := run(t, "", "perft", "dvonn"); code != 2 {
 		t.Fatalf("perft without -depth: exit %d", code)
