@@ -13,7 +13,7 @@ import (
 
 var testGames = []game.Game{havannah.Game(), dvonn.Game(), fanorona.Game()}
 
-func run(t *testing.T, stdin string, args ...string) (string, int) {
+func runCmd(t *testing.T, stdin string, args ...string) (string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := Run(args, testGames, strings.NewReader(stdin), &out, &errOut)
@@ -40,7 +40,7 @@ func TestJudgeHavannah(t *testing.T) {
 		{"", []string{"-size", "11"}, `{"error":"option size must be between 4 and 10, not 11","ply":0}`, 1},
 	}
 	for _, tt := range tests {
-		got, code := run(t, tt.moves, append([]string{"judge", "havannah"}, tt.args...)...)
+		got, code := runCmd(t, tt.moves, append([]string{"judge", "havannah"}, tt.args...)...)
 		if got != tt.want || code != tt.code {
 			t.Errorf("judge %v < %q:\n got %s (exit %d)\nwant %s (exit %d)", tt.args, tt.moves, got, code, tt.want, tt.code)
 		}
@@ -48,57 +48,57 @@ func TestJudgeHavannah(t *testing.T) {
 }
 
 func TestJudgeDVONN(t *testing.T) {
-	got, code := run(t, "F5 H5 D3", "judge", "dvonn")
+	got, code := runCmd(t, "F5 H5 D3", "judge", "dvonn")
 	want := `{"plies":3,"result":"ongoing","score":{"white":0,"black":0},"legal":[49,48,47]}`
 	if got != want || code != 0 {
 		t.Fatalf("got %s (exit %d), want %s", got, code, want)
 	}
-	got, code = run(t, "F5 F5", "judge", "dvonn")
+	got, code = runCmd(t, "F5 F5", "judge", "dvonn")
 	if !strings.Contains(got, `"ply":2`) || code != 1 {
 		t.Fatalf("illegal move: got %s (exit %d)", got, code)
 	}
 }
 
 func TestJudgeFanorona(t *testing.T) {
-	got, code := run(t, "d2-e3A f3-f4W", "judge", "fanorona")
+	got, code := runCmd(t, "d2-e3A f3-f4W", "judge", "fanorona")
 	want := `{"plies":2,"result":"ongoing","reason":"","pieces":{"white":20,"black":20},"legal":[5,10]}`
 	if got != want || code != 0 {
 		t.Fatalf("got %s (exit %d), want %s", got, code, want)
 	}
-	got, code = run(t, "d2-e3", "judge", "fanorona")
+	got, code = runCmd(t, "d2-e3", "judge", "fanorona")
 	if got != `{"error":"illegal move d2-e3: capture is compulsory: a paika is not allowed","ply":1}` || code != 1 {
 		t.Fatalf("paika while a capture exists: got %s (exit %d)", got, code)
 	}
 }
 
 func TestPerft(t *testing.T) {
-	got, code := run(t, "", "perft", "havannah", "-size", "4", "-depth", "2")
+	got, code := runCmd(t, "", "perft", "havannah", "-size", "4", "-depth", "2")
 	if got != "37\n1332" || code != 0 {
 		t.Fatalf("havannah perft: got %q (exit %d)", got, code)
 	}
 	// The start of the stacking phase of the corpus's first perft position.
 	moves := "F5 H5 D3 A3 F1 I3 F3 J2 F2 J4 I2 I5 H2 I4 D4 D2 K4 B1 E2 C1 B3 C2 E5 E1 I1 A1 G5 H1 E4 G1 C5 H4 C3 H3 K5 C4 F4 J5 K3 G3 G2 E3 A2 J3 G4 D1 B4 B2 D5"
-	got, code = run(t, moves, "perft", "dvonn", "-depth", "3")
+	got, code = runCmd(t, moves, "perft", "dvonn", "-depth", "3")
 	if got != "40\n1729\n74319" || code != 0 {
 		t.Fatalf("dvonn perft: got %q (exit %d)", got, code)
 	}
-	got, code = run(t, "", "perft", "fanorona", "-depth", "4")
+	got, code = runCmd(t, "", "perft", "fanorona", "-depth", "4")
 	if got != "5\n39\n724\n18026" || code != 0 {
 		t.Fatalf("fanorona perft: got %q (exit %d)", got, code)
 	}
-	if _, code := run(t, "", "perft", "dvonn"); code != 2 {
+	if _, code := runCmd(t, "", "perft", "dvonn"); code != 2 {
 		t.Fatalf("perft without -depth: exit %d", code)
 	}
-	if _, code := run(t, "Z9", "perft", "dvonn", "-depth", "1"); code != 1 {
+	if _, code := runCmd(t, "Z9", "perft", "dvonn", "-depth", "1"); code != 1 {
 		t.Fatalf("perft after a bad move: exit %d", code)
 	}
 }
 
 func TestUnknownCommandAndGame(t *testing.T) {
-	if _, code := run(t, "", "frobnicate"); code != 2 {
+	if _, code := runCmd(t, "", "frobnicate"); code != 2 {
 		t.Fatalf("unknown command: exit %d", code)
 	}
-	if got, code := run(t, "", "judge", "chess"); code != 1 || !strings.Contains(got, `unknown game \"chess\"`) {
+	if got, code := runCmd(t, "", "judge", "chess"); code != 1 || !strings.Contains(got, `unknown game \"chess\"`) {
 		t.Fatalf("unknown game: %s (exit %d)", got, code)
 	}
 }

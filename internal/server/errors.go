@@ -1,0 +1,46 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Error is a refusal with the HTTP status it maps to and a short code that
+// the live protocol sends beside the message.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func refuse(status int, code, format string, args ...any) *Error {
+	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+var (
+	errNotFound    = refuse(http.StatusNotFound, "not_found", "no such game")
+	errNoSecret    = refuse(http.StatusForbidden, "forbidden", "this needs a player's secret (Authorization: Bearer <secret>)")
+	errWrongSecret = refuse(http.StatusForbidden, "forbidden", "the secret does not match a seat of this game")
+	errNotYourTurn = refuse(http.StatusForbidden, "not_your_turn", "it is not your turn")
+	errOver        = refuse(http.StatusConflict, "game_over", "the game is over")
+	errWaiting     = refuse(http.StatusConflict, "waiting", "the game starts when your friend has joined")
+	errSeatTaken   = refuse(http.StatusConflict, "seat_taken", "this invitation has already been used: both seats are taken, you can watch the game")
+	errBadInvite   = refuse(http.StatusForbidden, "forbidden", "this invitation does not belong to this game")
+	errNotOver     = refuse(http.StatusConflict, "not_over", "a new game can follow only when this one is over")
+)
+
+func errStale(ply, want int) *Error {
+	return refuse(http.StatusConflict, "stale", "ply %d is not the next one: %d moves have been played", ply, want)
+}
+
+// asError turns any error into a refusal; unknown errors are internal.
+func asError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return refuse(http.StatusInternalServerError, "internal", "something went wrong on the server")
+}

@@ -1,0 +1,715 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"bretter/game"
+	"bretter/internal/store"
+)
+
+// Store is what the server needs of persistence.
+type Store interface {
+	Create(ctx context.Context, g store.Game) error
+	Load(ctx context.Context, id string) (store.Game, []store.Event, error)
+	Append(ctx context.Context, id string, e store.Event, end *store.Ending) error
+	Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error
+	Follow(ctx context.Context, id string, next store.Game) error
+}
+
+// hub keeps the games that are in play in memory, one lock per game, so
+// that commands on one game are applied one at a time and in order, and
+// tells every open page of a game what happened.
+type hub struct {
+	store Store
+	games map[string]game.Game
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu   sync.Mutex
+	live map[string]*liveGame
+}
+
+func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
+	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}}
+}
+
+// liveGame is a game rebuilt from its events, with its open pages. Every
+// field is guarded by mu.
+type liveGame struct {
+	mu      sync.Mutex
+	evicted bool // dropped from the hub: whoever holds it must look again
+	used    time.Time
+
+	subs     map[*subscriber]struct{}
+	presence [2]presence
+
+	replayed
+}
+
+// replayed is what loading a game from the store rebuilds.
+type replayed struct {
+	loaded   bool
+	rec      store.Game
+	events   []store.Event
+	engine   game.Game
+	state    game.State
+	moves    []string
+	captured []int // pieces each move removed, for games that capture
+	view     any
+}
+
+type presence struct {
+	conns int
+	since time.Time // when the last page of this seat closed
+}
+
+// with runs f on the game id, loaded and locked.
+func (h *hub) with(ctx context.Context, id string, f func(g *liveGame) error) error {
+	if !validID(id) {
+		return errNotFound
+	}
+	for {
+		h.mu.Lock()
+		g := h.live[id]
+		if g == nil {
+			g = &liveGame{}
+			h.live[id] = g
+		}
+		h.mu.Unlock()
+
+		g.mu.Lock()
+		if g.evicted {
+			g.mu.Unlock()
+			continue
+		}
+		if !g.loaded {
+			if err := h.load(ctx, id, g); err != nil {
+				g.evicted = true
+				g.mu.Unlock()
+				h.drop(id, g)
+				return err
+			}
+		}
+		g.used = h.now()
+		err := f(g)
+		g.mu.Unlock()
+		return err
+	}
+}
+
+func (h *hub) drop(id string, g *liveGame) {
+	h.mu.Lock()
+	if h.live[id] == g {
+		delete(h.live, id)
+	}
+	h.mu.Unlock()
+}
+
+// load rebuilds a game from the store by replaying its moves.
+func (h *hub) load(ctx context.Context, id string, g *liveGame) error {
+	rec, events, err := h.store.Load(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return errNotFound
+	}
+	if err != nil {
+		return err
+	}
+	engine, ok := h.games[rec.Game]
+	if !ok {
+		return fmt.Errorf("game %s: unknown game %q", id, rec.Game)
+	}
+	state, _, err := engine.Start(rec.Options)
+	if err != nil {
+		return fmt.Errorf("game %s: %w", id, err)
+	}
+	// Pages that are open stay subscribed when a game is reloaded.
+	if g.subs == nil {
+		g.subs = map[*subscriber]struct{}{}
+	}
+	g.replayed = replayed{rec: rec, engine: engine, state: state}
+	for _, e := range events {
+		if e.Kind == "move" {
+			if err := g.play(e.Move); err != nil {
+				return fmt.Errorf("game %s: replaying event %d: %w", id, e.Seq, err)
+			}
+		}
+		g.events = append(g.events, e)
+	}
+	g.view = g.state.View()
+	g.loaded = true
+	return nil
+}
+
+// play plays a move on the game's position.
+func (g *liveGame) play(text string) error {
+	m, err := g.state.ParseMove(text)
+	if err == nil {
+		err = g.state.Play(m)
+	}
+	if err != nil {
+		return err
+	}
+	g.noteMove(text)
+	return nil
+}
+
+// noteMove adds the move just played to the move list, with what it
+// captured in games that capture.
+func (g *liveGame) noteMove(text string) {
+	g.moves = append(g.moves, text)
+	if c, ok := g.state.(interface{ LastCaptured() int }); ok {
+		g.captured = append(g.captured, c.LastCaptured())
+	}
+}
+
+// after returns a copy of the position with text played on it.
+func (g *liveGame) after(text string) (game.State, string, error) {
+	next := g.state.Clone()
+	m, err := next.ParseMove(text)
+	if err == nil {
+		err = next.Play(m)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return next, next.FormatMove(m), nil
+}
+
+// seatOf returns the seat whose secret this is, or "".
+func (g *liveGame) seatOf(secret string) string {
+	switch {
+	case matches(secret, g.rec.WhiteHash):
+		return "white"
+	case matches(secret, g.rec.BlackHash):
+		return "black"
+	}
+	return ""
+}
+
+func (g *liveGame) seat(secret string) (string, error) {
+	if secret == "" {
+		return "", errNoSecret
+	}
+	seat := g.seatOf(secret)
+	if seat == "" {
+		return "", errWrongSecret
+	}
+	return seat, nil
+}
+
+// created is what the creator of a game gets back.
+type created struct {
+	ID, Seat, Secret string
+}
+
+// create starts a game; start is "me", "friend" or "random" and says who
+// plays White, the side that begins.
+func (h *hub) create(ctx context.Context, name string, opts game.Options, start string) (created, error) {
+	engine, ok := h.games[name]
+	if !ok {
+		return created{}, refuse(http.StatusBadRequest, "bad_request", "unknown game %q", name)
+	}
+	resolved, err := engine.Resolve(opts)
+	if err != nil {
+		return created{}, refuse(http.StatusBadRequest, "bad_request", "%v", err)
+	}
+	if _, err := engine.New(resolved); err != nil {
+		return created{}, refuse(http.StatusBadRequest, "bad_request", "%v", err)
+	}
+	seat := "white"
+	switch start {
+	case "me", "":
+	case "friend":
+		seat = "black"
+	case "random":
+		var b [1]byte
+		rand.Read(b[:])
+		if b[0]&1 == 1 {
+			seat = "black"
+		}
+	default:
+		return created{}, refuse(http.StatusBadRequest, "bad_request", `start must be "me", "friend" or "random"`)
+	}
+	c := created{ID: newID(), Seat: seat, Secret: newSecret()}
+	now := h.now()
+	rec := store.Game{ID: c.ID, Game: name, Options: resolved, InviteHash: hashSecret(inviteToken(c.Secret)),
+		Creator: seat, Created: now, Updated: now, Status: "waiting"}
+	if seat == "white" {
+		rec.WhiteHash = hashSecret(c.Secret)
+	} else {
+		rec.BlackHash = hashSecret(c.Secret)
+	}
+	if err := h.store.Create(ctx, rec); err != nil {
+		return created{}, err
+	}
+	return c, nil
+}
+
+// join seats the holder of the invitation in the free seat.
+func (h *hub) join(ctx context.Context, id, invite string) (seat, secret string, err error) {
+	err = h.with(ctx, id, func(g *liveGame) error {
+		if !matches(invite, g.rec.InviteHash) {
+			return errBadInvite
+		}
+		switch {
+		case g.rec.WhiteHash == nil:
+			seat = "white"
+		case g.rec.BlackHash == nil:
+			seat = "black"
+		default:
+			return errSeatTaken
+		}
+		secret = newSecret()
+		hash := hashSecret(secret)
+		if err := h.store.Join(ctx, id, seat, hash, h.now()); err != nil {
+			if errors.Is(err, store.ErrConflict) {
+				return errSeatTaken
+			}
+			return err
+		}
+		if seat == "white" {
+			g.rec.WhiteHash = hash
+		} else {
+			g.rec.BlackHash = hash
+		}
+		if g.rec.Status == "waiting" {
+			g.rec.Status = "playing"
+		}
+		h.broadcastState(g)
+		return nil
+	})
+	return seat, secret, err
+}
+
+// move plays a move for the holder of secret, as ply (the number of moves
+// played before it), and returns the game's new version.
+func (h *hub) move(ctx context.Context, id, secret string, ply int, text string) (version int, err error) {
+	err = h.with(ctx, id, func(g *liveGame) error {
+		seat, err := g.seat(secret)
+		if err != nil {
+			return err
+		}
+		switch g.rec.Status {
+		case "over":
+			return errOver
+		case "waiting":
+			return errWaiting
+		}
+		if ply != len(g.moves) {
+			return errStale(ply, len(g.moves))
+		}
+		if g.state.ToMove().String() != seat {
+			return errNotYourTurn
+		}
+		next, canonical, err := g.after(text)
+		if err != nil {
+			if errors.Is(err, game.ErrGameOver) {
+				return errOver
+			}
+			return refuse(http.StatusUnprocessableEntity, "illegal", "%v", err)
+		}
+		if err := h.commit(ctx, g, store.Event{Kind: "move", Seat: seat, Move: canonical}, next); err != nil {
+			return err
+		}
+		// Moves the rules force (a pass with nothing to move) are made
+		// for the player at once.
+		for g.rec.Status != "over" {
+			f, ok := g.state.(interface{ Forced() (game.Move, bool) })
+			if !ok {
+				break
+			}
+			m, ok := f.Forced()
+			if !ok {
+				break
+			}
+			seat := g.state.ToMove().String()
+			next, canonical, err := g.after(g.state.FormatMove(m))
+			if err != nil {
+				return err
+			}
+			if err := h.commit(ctx, g, store.Event{Kind: "move", Seat: seat, Move: canonical}, next); err != nil {
+				return err
+			}
+		}
+		version = len(g.events)
+		return nil
+	})
+	return version, err
+}
+
+// resign ends the game in favour of the other seat.
+func (h *hub) resign(ctx context.Context, id, secret string) (version int, err error) {
+	err = h.with(ctx, id, func(g *liveGame) error {
+		seat, err := g.seat(secret)
+		if err != nil {
+			return err
+		}
+		switch g.rec.Status {
+		case "over":
+			return errOver
+		case "waiting":
+			return errWaiting
+		}
+		if err := h.commit(ctx, g, store.Event{Kind: "resign", Seat: seat}, g.state); err != nil {
+			return err
+		}
+		version = len(g.events)
+		return nil
+	})
+	return version, err
+}
+
+// commit stores an event as the game's next, then makes next (the
+// position after it) the game's position and tells every page. Only what
+// the store has accepted is ever applied.
+func (h *hub) commit(ctx context.Context, g *liveGame, e store.Event, next game.State) error {
+	e.Seq = len(g.events) + 1
+	e.At = h.now()
+	var end *store.Ending
+	if e.Kind == "resign" {
+		end = &store.Ending{Winner: otherSeat(e.Seat), Reason: "resign"}
+	} else if out := next.Outcome(); out.Over {
+		end = &store.Ending{Winner: out.Winner.String(), Reason: out.Reason}
+	}
+	if err := h.store.Append(ctx, g.rec.ID, e, end); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			// Another server wrote first: forget what we knew.
+			g.loaded = false
+			return errStale(len(g.moves), len(g.moves)+1)
+		}
+		return err
+	}
+	if e.Kind == "move" {
+		g.state = next
+		g.noteMove(e.Move)
+	}
+	g.events = append(g.events, e)
+	g.rec.Version = e.Seq
+	g.rec.Updated = e.At
+	if end != nil {
+		g.rec.Status, g.rec.Winner, g.rec.Reason = "over", end.Winner, end.Reason
+	}
+	g.view = g.state.View()
+	h.broadcastEvent(g, e)
+	return nil
+}
+
+func otherSeat(seat string) string {
+	if seat == "white" {
+		return "black"
+	}
+	return "white"
+}
+
+// rematch starts "a new game, same friend": the same game and options, the
+// colours swapped. Each player keeps their secret, so both are seated at
+// once. Asking twice gives the same new game.
+func (h *hub) rematch(ctx context.Context, id, secret string) (next, seat string, err error) {
+	err = h.with(ctx, id, func(g *liveGame) error {
+		old, err := g.seat(secret)
+		if err != nil {
+			return err
+		}
+		seat = otherSeat(old)
+		if g.rec.Next != "" {
+			next = g.rec.Next
+			return nil
+		}
+		if g.rec.Status != "over" {
+			return errNotOver
+		}
+		now := h.now()
+		rec := store.Game{ID: newID(), Game: g.rec.Game, Options: g.rec.Options,
+			WhiteHash: g.rec.BlackHash, BlackHash: g.rec.WhiteHash, InviteHash: hashSecret(newSecret()),
+			Creator: seat, Created: now, Updated: now, Status: "playing"}
+		if err := h.store.Follow(ctx, id, rec); err != nil {
+			if errors.Is(err, store.ErrConflict) {
+				g.loaded = false // another server linked one first
+				return refuse(http.StatusConflict, "stale", "a new game was just started, try again")
+			}
+			return err
+		}
+		g.rec.Next = rec.ID
+		next = rec.ID
+		h.broadcast(g, func(string) any { return map[string]any{"type": "next", "id": rec.ID} })
+		return nil
+	})
+	return next, seat, err
+}
+
+// evictIdle drops games that nobody has open and nobody used for a while;
+// the store still has them.
+func (h *hub) evictIdle(idle time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, g := range h.live {
+		if g.mu.TryLock() {
+			if len(g.subs) == 0 && h.now().Sub(g.used) > idle {
+				g.evicted = true
+				delete(h.live, id)
+			}
+			g.mu.Unlock()
+		}
+	}
+}
+
+// Snapshot is a game as the API and the live protocol send it, for one
+// viewer: Seat and Legal are theirs.
+type Snapshot struct {
+	ID       string              `json:"id"`
+	Game     string              `json:"game"`
+	Options  game.Options        `json:"options"`
+	Status   string              `json:"status"`
+	Moves    []string            `json:"moves"`
+	Captured []int               `json:"captured,omitempty"`
+	Events   []store.Event       `json:"events"`
+	ToMove   string              `json:"to_move"`
+	Version  int                 `json:"version"`
+	Result   *Result             `json:"result"`
+	View     any                 `json:"view"`
+	Seat     string              `json:"seat,omitempty"`
+	Legal    []string            `json:"legal,omitempty"`
+	Players  map[string]Presence `json:"players"`
+	Next     string              `json:"next,omitempty"`
+	Created  time.Time           `json:"created"`
+	Updated  time.Time           `json:"updated"`
+}
+
+// Result is how a game ended; Winner is "none" for a draw.
+type Result struct {
+	Winner string `json:"winner"`
+	Reason string `json:"reason"`
+}
+
+// Presence says whether a seat is taken and whether its player has the game
+// open, or since when they are away.
+type Presence struct {
+	Seated bool       `json:"seated"`
+	Online bool       `json:"online"`
+	Since  *time.Time `json:"since,omitempty"`
+}
+
+func (g *liveGame) snapshot(seat string) Snapshot {
+	s := Snapshot{
+		ID: g.rec.ID, Game: g.rec.Game, Options: g.rec.Options, Status: g.rec.Status,
+		Moves: g.moves, Captured: g.captured, Events: g.events, ToMove: g.state.ToMove().String(),
+		Version: len(g.events), View: g.view, Seat: seat, Players: g.players(), Next: g.rec.Next,
+		Created: g.rec.Created, Updated: g.rec.Updated,
+	}
+	if s.Moves == nil {
+		s.Moves = []string{}
+	}
+	if s.Events == nil {
+		s.Events = []store.Event{}
+	}
+	if g.rec.Status == "over" {
+		s.Result = &Result{Winner: g.rec.Winner, Reason: g.rec.Reason}
+	}
+	if g.rec.Status == "playing" && seat == s.ToMove {
+		var buf []game.Move
+		for _, m := range g.state.Legal(buf) {
+			s.Legal = append(s.Legal, g.state.FormatMove(m))
+		}
+	}
+	return s
+}
+
+func (g *liveGame) players() map[string]Presence {
+	out := make(map[string]Presence, 2)
+	for i, seat := range []string{"white", "black"} {
+		p := g.presence[i]
+		pr := Presence{Seated: g.hashOf(seat) != nil, Online: p.conns > 0}
+		if !pr.Online && !p.since.IsZero() {
+			since := p.since
+			pr.Since = &since
+		}
+		out[seat] = pr
+	}
+	return out
+}
+
+func (g *liveGame) hashOf(seat string) []byte {
+	if seat == "white" {
+		return g.rec.WhiteHash
+	}
+	return g.rec.BlackHash
+}
+
+// A subscriber is one open page (or API stream) of a game.
+type subscriber struct {
+	seat string
+	send chan []byte
+	gone chan struct{} // closed when the hub drops a subscriber too slow to keep up
+	once sync.Once
+}
+
+func (s *subscriber) drop() { s.once.Do(func() { close(s.gone) }) }
+
+func seatIndex(seat string) int {
+	if seat == "black" {
+		return 1
+	}
+	return 0
+}
+
+// subscribe adds a page to the game and returns what it must see first:
+// the full state, or, resuming after version after, the events it missed
+// and then the state.
+func (h *hub) subscribe(ctx context.Context, id, secret string, after int) (*subscriber, [][]byte, error) {
+	var sub *subscriber
+	var first [][]byte
+	err := h.with(ctx, id, func(g *liveGame) error {
+		seat := ""
+		if secret != "" {
+			if seat = g.seatOf(secret); seat == "" {
+				return errWrongSecret
+			}
+		}
+		sub = &subscriber{seat: seat, send: make(chan []byte, 64), gone: make(chan struct{})}
+		first = g.catchUp(sub.seat, after)
+		g.subs[sub] = struct{}{}
+		if seat != "" {
+			g.presence[seatIndex(seat)].conns++
+			h.broadcastPresence(g)
+		}
+		return nil
+	})
+	return sub, first, err
+}
+
+// catchUp is what a page at version after must be sent: the events it
+// missed, if it knows of any, then the full state.
+func (g *liveGame) catchUp(seat string, after int) [][]byte {
+	var out [][]byte
+	if after >= 0 && after <= len(g.events) {
+		for _, e := range g.events[after:] {
+			out = append(out, encode(eventMessage{Type: "event", Version: e.Seq, Event: e}))
+		}
+	}
+	snap := g.snapshot(seat)
+	return append(out, encode(stateMessage{Type: "state", Version: snap.Version, State: snap}))
+}
+
+func (h *hub) resync(ctx context.Context, id string, sub *subscriber, after int) error {
+	return h.with(ctx, id, func(g *liveGame) error {
+		for _, msg := range g.catchUp(sub.seat, after) {
+			h.deliver(g, sub, msg)
+		}
+		return nil
+	})
+}
+
+func (h *hub) unsubscribe(id string, sub *subscriber) {
+	h.with(context.Background(), id, func(g *liveGame) error {
+		if _, ok := g.subs[sub]; !ok {
+			return nil
+		}
+		delete(g.subs, sub)
+		if sub.seat != "" {
+			p := &g.presence[seatIndex(sub.seat)]
+			p.conns--
+			if p.conns == 0 {
+				p.since = h.now()
+			}
+			h.broadcastPresence(g)
+		}
+		return nil
+	})
+}
+
+type eventMessage struct {
+	Type    string      `json:"type"`
+	Version int         `json:"version"`
+	Event   store.Event `json:"event"`
+	State   *Snapshot   `json:"state,omitempty"`
+}
+
+type stateMessage struct {
+	Type    string   `json:"type"`
+	Version int      `json:"version"`
+	State   Snapshot `json:"state"`
+}
+
+func encode(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("encoding a message: " + err.Error())
+	}
+	return b
+}
+
+// broadcast sends every subscriber the message made for its seat; the
+// message is built once per seat.
+func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
+	made := map[string][]byte{}
+	for sub := range g.subs {
+		b, ok := made[sub.seat]
+		if !ok {
+			b = encode(msg(sub.seat))
+			made[sub.seat] = b
+		}
+		h.deliver(g, sub, b)
+	}
+}
+
+// deliver queues a message without waiting: a page that cannot keep up is
+// dropped, reconnects and resumes from its version.
+func (h *hub) deliver(g *liveGame, sub *subscriber, msg []byte) {
+	select {
+	case sub.send <- msg:
+	default:
+		delete(g.subs, sub)
+		if sub.seat != "" {
+			p := &g.presence[seatIndex(sub.seat)]
+			p.conns--
+			if p.conns == 0 {
+				p.since = h.now()
+			}
+		}
+		sub.drop()
+	}
+}
+
+func (h *hub) broadcastEvent(g *liveGame, e store.Event) {
+	h.broadcast(g, func(seat string) any {
+		snap := g.snapshot(seat)
+		return eventMessage{Type: "event", Version: e.Seq, Event: e, State: &snap}
+	})
+}
+
+func (h *hub) broadcastState(g *liveGame) {
+	h.broadcast(g, func(seat string) any {
+		snap := g.snapshot(seat)
+		return stateMessage{Type: "state", Version: snap.Version, State: snap}
+	})
+}
+
+func (h *hub) broadcastPresence(g *liveGame) {
+	players := g.players()
+	h.broadcast(g, func(string) any { return map[string]any{"type": "presence", "players": players} })
+}
+
+// closeAll drops every subscriber, for shutdown.
+func (h *hub) closeAll() {
+	h.mu.Lock()
+	games := make([]*liveGame, 0, len(h.live))
+	for _, g := range h.live {
+		games = append(games, g)
+	}
+	h.mu.Unlock()
+	for _, g := range games {
+		g.mu.Lock()
+		for sub := range g.subs {
+			sub.drop()
+		}
+		g.mu.Unlock()
+	}
+}

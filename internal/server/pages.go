@@ -1,0 +1,235 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"bretter/game"
+)
+
+// language picks the page's language. A ?lang= choice is remembered in a
+// cookie and the browser is sent back to the clean address; then the
+// second result is false and the caller stops.
+func (s *Server) language(w http.ResponseWriter, r *http.Request) (string, bool) {
+	if lang := r.URL.Query().Get("lang"); lang != "" && s.site.Known(lang) {
+		http.SetCookie(w, &http.Cookie{Name: "lang", Value: lang, Path: "/", MaxAge: 400 * 24 * 3600,
+			Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+		q := r.URL.Query()
+		q.Del("lang")
+		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+		http.Redirect(w, r, u.String(), http.StatusSeeOther)
+		return "", false
+	}
+	return s.site.Lang(r), true
+}
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page, lang, title string, data any) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Language", lang)
+	w.WriteHeader(status)
+	if err := s.site.Render(w, page, lang, title, r.URL.Path, data); err != nil {
+		s.log.Error("rendering a page", "page", page, "err", err)
+	}
+}
+
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, err error) {
+	e := asError(err)
+	title, text := s.site.T(lang, "error.bad_request"), e.Message
+	switch {
+	case e == errNotFound:
+		title, text = s.site.T(lang, "error.not_found"), s.site.T(lang, "error.not_found_text")
+	case e.Status == http.StatusNotFound:
+		title, text = s.site.T(lang, "error.page_not_found"), s.site.T(lang, "error.page_not_found_text")
+	case e.Status == http.StatusInternalServerError:
+		s.log.Error("request failed", "route", r.Pattern, "err", err)
+	}
+	s.render(w, r, e.Status, "error", lang, title, text)
+}
+
+var errNoPage = refuse(http.StatusNotFound, "not_found", "no such page")
+
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	lang, ok := s.language(w, r)
+	if !ok {
+		return
+	}
+	s.render(w, r, http.StatusOK, "home", lang, s.site.T(lang, "home.title"), nil)
+}
+
+func (s *Server) board(w http.ResponseWriter, r *http.Request) {
+	lang, ok := s.language(w, r)
+	if !ok {
+		return
+	}
+	g, found := s.games[r.PathValue("game")]
+	if !found {
+		s.errorPage(w, r, lang, errNoPage)
+		return
+	}
+	s.render(w, r, http.StatusOK, "board", lang, s.site.T(lang, "game."+g.Name+".name"), g)
+}
+
+// createForm is the board page's form: it starts the game and seats the
+// creator, without any script.
+func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
+	lang := s.site.Lang(r)
+	if !s.creates.allow(clientKey(r), s.hub.now()) {
+		s.errorPage(w, r, lang, refuse(http.StatusTooManyRequests, "rate", "%s", s.site.T(lang, "error.rate")))
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the form could not be read"))
+		return
+	}
+	name := r.PostForm.Get("game")
+	g, found := s.games[name]
+	if !found {
+		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "unknown game"))
+		return
+	}
+	opts := game.Options{}
+	for _, o := range g.Options {
+		v := r.PostForm.Get(o.Name)
+		switch {
+		case o.Bool:
+			opts[o.Name] = 0
+			if v != "" {
+				opts[o.Name] = 1
+			}
+		case v != "":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "option %s must be a number", o.Name))
+				return
+			}
+			opts[o.Name] = n
+		}
+	}
+	c, err := s.hub.create(r.Context(), name, opts, r.PostForm.Get("start"))
+	if err != nil {
+		s.errorPage(w, r, lang, err)
+		return
+	}
+	setSeatCookie(w, r, c.ID, c.Secret)
+	http.Redirect(w, r, watchPath(c.ID), http.StatusSeeOther)
+}
+
+// gamePageData is what the game page and its script start from.
+type gamePageData struct {
+	ID        string `json:"id"`
+	Game      string `json:"game"`
+	Seat      string `json:"seat"`
+	Waiting   bool   `json:"waiting"`
+	InviteURL string `json:"-"`
+	PlayerURL string `json:"-"`
+	WatchURL  string `json:"-"`
+	Invite    string `json:"invite,omitempty"` // token to join with, on the invitation page
+	Used      bool   `json:"used,omitempty"`   // the invitation was used already
+}
+
+// pageData finds the viewer's seat from the cookie and the links to show.
+func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
+	var d gamePageData
+	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
+		d = gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id)}
+		secret := s.secret(r, id)
+		d.Seat = g.seatOf(secret)
+		if d.Seat == "" {
+			return nil
+		}
+		d.PlayerURL = baseURL(r) + playerPath(id, secret)
+		if d.Seat == g.rec.Creator && d.Waiting {
+			d.InviteURL = baseURL(r) + invitePath(id, secret)
+		}
+		return nil
+	})
+	return d, err
+}
+
+func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+	lang, ok := s.language(w, r)
+	if !ok {
+		return
+	}
+	d, err := s.pageData(r, r.PathValue("id"))
+	if err != nil {
+		s.errorPage(w, r, lang, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
+}
+
+// seatLink is a player's private link: it puts the secret into this
+// browser's cookie and goes to the game, so the secret leaves the address
+// bar.
+func (s *Server) seatLink(w http.ResponseWriter, r *http.Request) {
+	lang := s.site.Lang(r)
+	id, secret := r.PathValue("id"), r.PathValue("secret")
+	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
+		if g.seatOf(secret) == "" {
+			return refuse(http.StatusForbidden, "forbidden", "%s", s.site.T(lang, "error.seat_link"))
+		}
+		return nil
+	})
+	if err != nil {
+		s.errorPage(w, r, lang, err)
+		return
+	}
+	setSeatCookie(w, r, id, secret)
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, watchPath(id), http.StatusSeeOther)
+}
+
+// invitePage is the invitation link. The page takes the free seat with a
+// script, so that a messenger fetching the link for a preview takes none.
+// Whoever already has a seat goes to it; once both seats are taken the
+// link shows the game to watch.
+func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
+	lang, ok := s.language(w, r)
+	if !ok {
+		return
+	}
+	id := r.PathValue("id")
+	d, err := s.pageData(r, id)
+	if err != nil {
+		s.errorPage(w, r, lang, err)
+		return
+	}
+	if d.Seat != "" {
+		http.Redirect(w, r, watchPath(id), http.StatusSeeOther)
+		return
+	}
+	d.Used = !d.Waiting
+	if d.Waiting {
+		d.Invite = r.PathValue("token")
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
+}
+
+// nextGame follows "new game, same friend" from an old game to the new
+// one, taking the player's seat along.
+func (s *Server) nextGame(w http.ResponseWriter, r *http.Request) {
+	lang := s.site.Lang(r)
+	id := r.PathValue("id")
+	secret := s.secret(r, id)
+	var next string
+	var seated bool
+	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
+		next, seated = g.rec.Next, g.seatOf(secret) != ""
+		return nil
+	})
+	if err == nil && next == "" {
+		err = refuse(http.StatusNotFound, "not_found", "this game has no follower yet")
+	}
+	if err != nil {
+		s.errorPage(w, r, lang, err)
+		return
+	}
+	if seated {
+		setSeatCookie(w, r, next, secret)
+	}
+	http.Redirect(w, r, watchPath(next), http.StatusSeeOther)
+}

@@ -1,0 +1,64 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+)
+
+// newSecret returns 128 random bits, URL-safe. Seat secrets and invitation
+// tokens are made this way.
+func newSecret() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// newID returns a game id: 10 characters, 50 random bits, easy to read
+// aloud (no 0/o, 1/l).
+func newID() string {
+	const alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+	b := make([]byte, 10)
+	rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[b[i]&31]
+	}
+	return string(b)
+}
+
+// inviteToken derives a game's invitation token from its creator's
+// secret, so that it never needs storing: the creator's page can show it
+// again at any time, and nobody without that secret can compute it.
+func inviteToken(creatorSecret string) string {
+	h := sha256.Sum256([]byte("invite\x00" + creatorSecret))
+	return base64.RawURLEncoding.EncodeToString(h[:16])
+}
+
+// hashSecret is what the store keeps instead of a secret.
+func hashSecret(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
+	return h[:]
+}
+
+// matches compares a secret with a stored hash in constant time.
+func matches(secret string, hash []byte) bool {
+	if secret == "" || len(hash) == 0 {
+		return false
+	}
+	return subtle.ConstantTimeCompare(hashSecret(secret), hash) == 1
+}
+
+// validID reports whether s could be a game id, so that junk never reaches
+// the store.
+func validID(s string) bool {
+	if len(s) != 10 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= '2' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

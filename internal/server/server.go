@@ -1,0 +1,146 @@
+// Package server is the site: HTML pages, the JSON API and the live
+// WebSocket protocol. It knows no game's rules; it asks the engines whether
+// a move is legal, stores it, and tells every open page.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"bretter/game"
+	"bretter/internal/web"
+)
+
+// Config is what a Server is built from.
+type Config struct {
+	Store Store
+	Games []game.Game
+	Site  *web.Site
+	Log   *slog.Logger
+	// Limits per client address; zero values take the defaults.
+	CreatesPerMinute float64
+	MovesPerSecond   float64
+}
+
+// Server handles every request of the site.
+type Server struct {
+	hub     *hub
+	site    *web.Site
+	log     *slog.Logger
+	games   map[string]game.Game
+	creates *limiter
+	moves   *limiter
+	mux     *http.ServeMux
+}
+
+// Limits on what a client may send.
+const (
+	maxBody    = 16 << 10 // bytes of a JSON request or form
+	maxMessage = 4 << 10  // bytes of a WebSocket message
+)
+
+// New builds the server and its routes.
+func New(cfg Config) *Server {
+	games := make(map[string]game.Game, len(cfg.Games))
+	for _, g := range cfg.Games {
+		games[g.Name] = g
+	}
+	if cfg.CreatesPerMinute == 0 {
+		cfg.CreatesPerMinute = 30
+	}
+	if cfg.MovesPerSecond == 0 {
+		cfg.MovesPerSecond = 20
+	}
+	s := &Server{
+		hub:     newHub(cfg.Store, games, cfg.Log),
+		site:    cfg.Site,
+		log:     cfg.Log,
+		games:   games,
+		creates: newLimiter(cfg.CreatesPerMinute/60, cfg.CreatesPerMinute/3),
+		moves:   newLimiter(cfg.MovesPerSecond, 2*cfg.MovesPerSecond),
+		mux:     http.NewServeMux(),
+	}
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	m := s.mux
+	m.Handle("GET "+s.site.StaticPrefix(), s.site.Static())
+	m.HandleFunc("GET /{$}", s.home)
+	m.HandleFunc("GET /{game}", s.board)
+	m.HandleFunc("POST /games", s.createForm)
+	m.HandleFunc("GET /g/{id}", s.gamePage)
+	m.HandleFunc("GET /g/{id}/seat/{secret}", s.seatLink)
+	m.HandleFunc("GET /g/{id}/join/{token}", s.invitePage)
+	m.HandleFunc("GET /g/{id}/next", s.nextGame)
+	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+
+	m.HandleFunc("POST /api/games", s.apiCreate)
+	m.HandleFunc("GET /api/games/{id}", s.apiGet)
+	m.HandleFunc("POST /api/games/{id}/join", s.apiJoin)
+	m.HandleFunc("POST /api/games/{id}/moves", s.apiMove)
+	m.HandleFunc("POST /api/games/{id}/resign", s.apiResign)
+	m.HandleFunc("POST /api/games/{id}/rematch", s.apiRematch)
+	m.HandleFunc("GET /api/games/{id}/ws", s.live)
+}
+
+// ServeHTTP adds the security headers every response carries, limits
+// request bodies, logs the request by its route (never its path, which
+// may hold a secret) and turns a panic into a 500.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "+
+		"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic", "route", r.Pattern, "panic", p, "stack", string(debug.Stack()))
+			http.Error(rec, "internal error", http.StatusInternalServerError)
+		}
+		if r.Pattern != "GET "+s.site.StaticPrefix() {
+			s.log.Debug("request", "route", r.Pattern, "status", rec.status, "ms", time.Since(start).Milliseconds())
+		}
+	}()
+	s.mux.ServeHTTP(rec, r)
+}
+
+// statusRecorder remembers the status for the log. Unwrap lets the
+// WebSocket upgrade reach the connection underneath.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Run evicts idle games from memory until ctx ends, then closes every
+// live connection.
+func (s *Server) Run(ctx context.Context) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			s.hub.closeAll()
+			return
+		case <-t.C:
+			s.hub.evictIdle(10 * time.Minute)
+		}
+	}
+}

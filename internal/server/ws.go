@@ -1,0 +1,185 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// clientMessage is what a page sends over the live connection.
+type clientMessage struct {
+	Type  string `json:"type"` // "move", "resign", "rematch" or "resync"
+	ID    int64  `json:"id"`   // echoed in the answer
+	Ply   *int   `json:"ply"`
+	Move  string `json:"move"`
+	After *int   `json:"after"`
+}
+
+// reply answers one client message.
+type reply struct {
+	Type    string `json:"type"` // "ack" or "error"
+	ID      int64  `json:"id"`
+	Version int    `json:"version,omitempty"`
+	Next    string `json:"next,omitempty"`
+	Code    string `json:"code,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+const (
+	pingEvery    = 30 * time.Second
+	writeTimeout = 10 * time.Second
+)
+
+// live is the WebSocket of one game page: first the state (or, with
+// ?after=V, the events after version V and then the state), then every
+// event as it happens; moves sent over it get an ack or an error.
+func (s *Server) live(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	after := -1
+	if v := r.URL.Query().Get("after"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeError(w, refuse(http.StatusBadRequest, "bad_request", "after must be a version number"))
+			return
+		}
+		after = n
+	}
+	secret := s.secret(r, id)
+	// Refuse unknown games and wrong secrets with a plain HTTP answer,
+	// before upgrading.
+	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
+		if secret != "" && g.seatOf(secret) == "" {
+			return errWrongSecret
+		}
+		return nil
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	// Accept refuses pages of other sites: the Origin must be this host.
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(maxMessage)
+
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	sub, first, err := s.hub.subscribe(ctx, id, secret, after)
+	if err != nil {
+		conn.Close(websocket.StatusPolicyViolation, asError(err).Message)
+		return
+	}
+	defer s.hub.unsubscribe(id, sub)
+
+	go s.writeLoop(ctx, cancel, conn, sub, first)
+	for {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			return
+		}
+		rep, ok := s.handleMessage(ctx, r, id, secret, sub, data)
+		if !ok {
+			continue
+		}
+		select {
+		case sub.send <- encode(rep):
+		default:
+			return // cannot keep up: the page reconnects and resumes
+		}
+	}
+}
+
+func (s *Server) writeLoop(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, sub *subscriber, first [][]byte) {
+	defer cancel()
+	write := func(msg []byte) bool {
+		wctx, done := context.WithTimeout(ctx, writeTimeout)
+		defer done()
+		return conn.Write(wctx, websocket.MessageText, msg) == nil
+	}
+	for _, msg := range first {
+		if !write(msg) {
+			return
+		}
+	}
+	ping := time.NewTicker(pingEvery)
+	defer ping.Stop()
+	for {
+		select {
+		case msg := <-sub.send:
+			if !write(msg) {
+				return
+			}
+		case <-sub.gone:
+			conn.Close(websocket.StatusTryAgainLater, "too slow or shutting down: reconnect")
+			return
+		case <-ping.C:
+			pctx, done := context.WithTimeout(ctx, writeTimeout)
+			err := conn.Ping(pctx)
+			done()
+			if err != nil {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// handleMessage carries out one client message. It returns the reply to
+// send, or false when there is none (a resync answers with the events).
+func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret string, sub *subscriber, data []byte) (reply, bool) {
+	var m clientMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return errorReply(0, refuse(http.StatusBadRequest, "bad_request", "malformed message: %v", err)), true
+	}
+	var err error
+	rep := reply{Type: "ack", ID: m.ID}
+	switch m.Type {
+	case "move":
+		if !s.moves.allow(clientKey(r), s.hub.now()) {
+			return errorReply(m.ID, refuse(http.StatusTooManyRequests, "rate", "too many moves: slow down")), true
+		}
+		if m.Ply == nil || m.Move == "" {
+			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `a move needs "ply" and "move"`)), true
+		}
+		rep.Version, err = s.hub.move(ctx, id, secret, *m.Ply, m.Move)
+	case "resign":
+		rep.Version, err = s.hub.resign(ctx, id, secret)
+	case "rematch":
+		rep.Next, _, err = s.hub.rematch(ctx, id, secret)
+	case "resync":
+		after := -1
+		if m.After != nil {
+			after = *m.After
+		}
+		if err := s.hub.resync(ctx, id, sub, after); err != nil {
+			return errorReply(m.ID, err), true
+		}
+		return reply{}, false
+	default:
+		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "unknown message type %q", m.Type)), true
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return reply{}, false
+		}
+		return errorReply(m.ID, err), true
+	}
+	return rep, true
+}
+
+func errorReply(id int64, err error) reply {
+	e := asError(err)
+	return reply{Type: "error", ID: id, Code: e.Code, Error: e.Message}
+}

@@ -1,0 +1,246 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go driver: nothing to install
+)
+
+// SQLite is the default store: one file, in WAL mode, with every commit
+// synced to disk before it is acknowledged.
+type SQLite struct {
+	db *sql.DB
+}
+
+// migrations run in order, each in its own transaction; the schema's
+// version is the number of migrations applied.
+var migrations = []string{
+	`CREATE TABLE games (
+		id          TEXT PRIMARY KEY,
+		game        TEXT NOT NULL,
+		options     TEXT NOT NULL,
+		white_hash  BLOB,
+		black_hash  BLOB,
+		invite_hash BLOB NOT NULL,
+		creator     TEXT NOT NULL,
+		created_at  INTEGER NOT NULL,
+		updated_at  INTEGER NOT NULL,
+		status      TEXT NOT NULL,
+		winner      TEXT NOT NULL DEFAULT '',
+		reason      TEXT NOT NULL DEFAULT '',
+		next_id     TEXT NOT NULL DEFAULT '',
+		version     INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE TABLE events (
+		game_id TEXT NOT NULL REFERENCES games(id),
+		seq     INTEGER NOT NULL,
+		kind    TEXT NOT NULL,
+		seat    TEXT NOT NULL,
+		move    TEXT NOT NULL,
+		at      INTEGER NOT NULL,
+		PRIMARY KEY (game_id, seq)
+	) WITHOUT ROWID;`,
+}
+
+// OpenSQLite opens (creating if needed) the database file at path and
+// brings its schema up to date.
+func OpenSQLite(path string) (*SQLite, error) {
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	// SQLite has one writer at a time; a few connections let reads go on
+	// beside it.
+	db.SetMaxOpenConns(4)
+	s := &SQLite{db: db}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("preparing %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *SQLite) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var version int
+	err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
+	if errors.Is(err, sql.ErrNoRows) {
+		_, err = s.db.ExecContext(ctx, `INSERT INTO schema_version VALUES (0)`)
+	}
+	if err != nil {
+		return err
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("the database has schema version %d, newer than this program's %d", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		err := s.tx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
+			_, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, i+1)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *SQLite) Close() error { return s.db.Close() }
+
+func (s *SQLite) tx(ctx context.Context, f func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Create stores a new game.
+func (s *SQLite) Create(ctx context.Context, g Game) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return insertGame(ctx, tx, g) })
+}
+
+func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
+	opts, err := json.Marshal(g.Options)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO games
+		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
+		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status)
+	return err
+}
+
+// Load returns a game and all its events in order.
+func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
+	var g Game
+	var opts string
+	var created, updated int64
+	err := s.db.QueryRowContext(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
+		created_at, updated_at, status, winner, reason, next_id, version FROM games WHERE id = ?`, id).
+		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
+			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, nil, ErrNotFound
+	}
+	if err != nil {
+		return Game{}, nil, err
+	}
+	g.Created, g.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
+		return Game{}, nil, fmt.Errorf("game %s: options: %w", id, err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, seat, move, at FROM events WHERE game_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return Game{}, nil, err
+	}
+	defer rows.Close()
+	events := make([]Event, 0, g.Version)
+	for rows.Next() {
+		var e Event
+		var at int64
+		if err := rows.Scan(&e.Seq, &e.Kind, &e.Seat, &e.Move, &at); err != nil {
+			return Game{}, nil, err
+		}
+		e.At = time.UnixMilli(at)
+		events = append(events, e)
+	}
+	if err := rows.Err(); err != nil {
+		return Game{}, nil, err
+	}
+	if len(events) != g.Version {
+		return Game{}, nil, fmt.Errorf("game %s: %d events stored, version %d", id, len(events), g.Version)
+	}
+	return g, events, nil
+}
+
+// Append adds an event as number e.Seq, which must follow the last one,
+// and records the ending it brings, if any. A taken number, or a game
+// already over, is ErrConflict: exactly one of two racing events lands.
+func (s *SQLite) Append(ctx context.Context, id string, e Event, end *Ending) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var version int
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT version, status FROM games WHERE id = ?`, id).Scan(&version, &status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if e.Seq != version+1 || status == "over" {
+			return ErrConflict
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
+			return err
+		}
+		status, winner, reason := "playing", "", ""
+		if end != nil {
+			status, winner, reason = "over", end.Winner, end.Reason
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE games SET version = ?, status = ?, winner = ?, reason = ?, updated_at = ? WHERE id = ?`,
+			e.Seq, status, winner, reason, e.At.UnixMilli(), id)
+		return err
+	})
+}
+
+// Join fills the free seat with a secret's hash. A filled seat is
+// ErrConflict.
+func (s *SQLite) Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error {
+	column := map[string]string{"white": "white_hash", "black": "black_hash"}[seat]
+	if column == "" {
+		return fmt.Errorf("no seat %q", seat)
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE games SET `+column+` = ?, updated_at = ?,
+		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
+		WHERE id = ? AND `+column+` IS NULL`, hash, at.UnixMilli(), id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		if _, _, err := s.Load(ctx, id); err != nil {
+			return err
+		}
+		return ErrConflict
+	}
+	return nil
+}
+
+// Follow stores next as the game that follows id and links them, unless
+// id already has a follower: then it is ErrConflict and nothing is stored.
+func (s *SQLite) Follow(ctx context.Context, id string, next Game) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET next_id = ? WHERE id = ? AND next_id = ''`, next.ID, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return ErrConflict
+		}
+		return insertGame(ctx, tx, next)
+	})
+}

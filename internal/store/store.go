@@ -1,0 +1,49 @@
+// Package store keeps games: each game's creation record and the ordered
+// list of its events (moves, a resignation). Positions are never stored;
+// the server rebuilds them by replaying the moves. SQLite in one file is the
+// default and needs nothing installed.
+package store
+
+import (
+	"errors"
+	"time"
+)
+
+// Errors callers branch on.
+var (
+	ErrNotFound = errors.New("no such game")
+	// ErrConflict: the event's number is taken (another move landed first),
+	// or a seat is already filled.
+	ErrConflict = errors.New("conflict")
+)
+
+// Game is a game's creation record and its current summary.
+type Game struct {
+	ID      string
+	Game    string         // engine name, such as "havannah"
+	Options map[string]int // resolved options
+	// Secret hashes per seat ("white", "black"); nil while a seat is free.
+	WhiteHash, BlackHash []byte
+	InviteHash           []byte // hash of the invitation token
+	Creator              string // the creator's seat
+	Created, Updated     time.Time
+	Status               string // "waiting", "playing" or "over"
+	Winner, Reason       string // set when over; Winner is "white", "black" or "none"
+	Next                 string // the game that followed this one ("new game, same friend")
+	Version              int    // number of events
+}
+
+// Event is one entry of a game's history. Seq counts from 1 and is the
+// game's version after the event.
+type Event struct {
+	Seq  int       `json:"seq"`
+	Kind string    `json:"kind"` // "move" or "resign"
+	Seat string    `json:"seat"` // who made it
+	Move string    `json:"move,omitempty"`
+	At   time.Time `json:"at"`
+}
+
+// Ending is the result an event brings, if any.
+type Ending struct {
+	Winner, Reason string
+}

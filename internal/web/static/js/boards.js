@@ -1,0 +1,23 @@
+// Board modules, one per game, live in boards/<game>.js. Each exports
+//
+//   create(element, ctx) -> { update(state) }
+//
+// where state is a game snapshot from the server ({view, legal, seat,
+// to_move, status, ...}; diagrams pass only view) and ctx holds
+//   t(key, params)   translations
+//   send(move)       plays a move, in the game's notation (game page only)
+//   marks            cell names to point at (diagrams only)
+// A board draws what the server sends and offers only the moves listed in
+// state.legal: it never works out the rules itself.
+export function load(game) {
+  return import(`./boards/${game}.js`);
+}
+
+// drawDiagrams draws every still picture of a board on the page.
+export async function drawDiagrams(root, t) {
+  for (const el of root.querySelectorAll('.diagram[data-game]')) {
+    const mod = await load(el.dataset.game);
+    const marks = (el.dataset.marks || '').split(/\s+/).filter(Boolean);
+    mod.create(el, { t, marks, send: null }).update({ view: JSON.parse(el.dataset.view), legal: [] });
+  }
+}

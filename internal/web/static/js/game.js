@@ -1,0 +1,302 @@
+// The game page: joins through an invitation if need be, keeps a live
+// connection to the server and draws what it sends. Moves go out with the
+// ply they expect; the server answers with an ack or a clear error.
+import { t, time } from './i18n.js';
+import { load } from './boards.js';
+
+const $ = (id) => document.getElementById(id);
+
+let boot;
+let board;
+let state = null;
+let version = -1; // of the last event or state applied
+let socket = null;
+let retry = 0;
+let pending = null; // id of a move sent and not yet answered
+let nextMessage = 1;
+
+export async function start() {
+  boot = JSON.parse($('boot').textContent);
+  const mod = await load(boot.game);
+  board = mod.create($('board'), { t, send: play, marks: [] });
+  if (boot.invite) {
+    await join();
+  } else if (boot.used) {
+    notice(t('join.used'));
+    history.replaceState(null, '', `/g/${boot.id}`);
+  }
+  connect();
+}
+
+// join takes the free seat with the invitation token; the answer sets the
+// seat's cookie, and the page reloads as the player.
+async function join() {
+  $('status').textContent = t('join.joining');
+  const res = await fetch(`/api/games/${boot.id}/join`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ invite: boot.invite }),
+  });
+  if (res.ok) {
+    location.replace(`/g/${boot.id}`);
+    await new Promise(() => {}); // the page is going away
+  }
+  const body = await res.json().catch(() => ({}));
+  history.replaceState(null, '', `/g/${boot.id}`);
+  notice(body.code === 'seat_taken' ? t('join.used') : t('error.other', { detail: body.error || res.status }));
+}
+
+function connect() {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const after = version >= 0 ? `?after=${version}` : '';
+  socket = new WebSocket(`${scheme}://${location.host}/api/games/${boot.id}/ws${after}`);
+  socket.addEventListener('open', () => {
+    retry = 0;
+    $('connection').hidden = true;
+  });
+  socket.addEventListener('message', (e) => receive(JSON.parse(e.data)));
+  socket.addEventListener('close', () => {
+    socket = null;
+    pending = null;
+    $('connection').hidden = false;
+    setTimeout(connect, Math.min(10000, 500 * 2 ** retry++));
+  });
+}
+
+function send(msg) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(msg));
+  return true;
+}
+
+function receive(msg) {
+  switch (msg.type) {
+    case 'state':
+      version = msg.version;
+      show(msg.state);
+      break;
+    case 'event':
+      if (msg.version <= version) break;
+      if (msg.version !== version + 1) {
+        send({ type: 'resync', after: version });
+        break;
+      }
+      version = msg.version;
+      if (msg.state) {
+        show(msg.state);
+        announce(msg.event);
+      }
+      break;
+    case 'ack':
+      if (msg.id === pending) pending = null;
+      if (msg.next) location.assign(`/g/${boot.id}/next`);
+      render();
+      break;
+    case 'error':
+      if (msg.id === pending) pending = null;
+      notice(errorText(msg));
+      render();
+      break;
+    case 'presence':
+      if (state) {
+        state.players = msg.players;
+        renderPlayers();
+      }
+      break;
+    case 'next':
+      if (boot.seat) {
+        location.assign(`/g/${boot.id}/next`);
+      } else {
+        location.assign(`/g/${msg.id}`);
+      }
+      break;
+  }
+}
+
+function errorText(msg) {
+  switch (msg.code) {
+    case 'illegal':
+      return t('error.illegal', { detail: msg.error });
+    case 'stale': case 'not_your_turn': case 'game_over': case 'waiting': case 'forbidden': case 'rate':
+      return t('error.' + msg.code);
+  }
+  return t('error.other', { detail: msg.error });
+}
+
+function notice(text) {
+  $('notice').textContent = text;
+}
+
+// play sends the viewer's move.
+function play(move) {
+  if (pending || !state) return;
+  const id = nextMessage++;
+  if (send({ type: 'move', id, ply: state.moves.length, move })) {
+    pending = id;
+    notice('');
+    render();
+  }
+}
+
+function show(s) {
+  state = s;
+  render();
+}
+
+// announce tells the page (and a screen reader, through #status) what the
+// last event was.
+function announce(event) {
+  if (event.kind === 'move' && event.seat !== boot.seat) {
+    notice('');
+  }
+}
+
+function colourName(seat) {
+  return t('colour.' + seat);
+}
+
+function statusText() {
+  const s = state;
+  if (s.status === 'over') return resultText(s);
+  if (s.status === 'waiting') return boot.seat ? t('status.waiting') : t('status.waiting_watch');
+  if (pending) return t('status.sending');
+  const colour = colourName(s.to_move);
+  if (!boot.seat) return t('status.to_move', { colour });
+  return s.to_move === boot.seat ? t('status.your_turn', { colour }) : t('status.their_turn', { colour });
+}
+
+function resultText(s) {
+  const r = s.result;
+  const params = { winner: r.winner === 'none' ? '' : colourName(r.winner) };
+  if (r.winner !== 'none') params.loser = colourName(r.winner === 'white' ? 'black' : 'white');
+  if (s.view && s.view.score) Object.assign(params, s.view.score);
+  let key = 'result.' + r.reason;
+  if (r.reason === 'score' && r.winner === 'none') key = 'result.score_draw';
+  let text = t(key, params);
+  if (text === key) text = r.winner === 'none' ? t('result.draw') : t('result.other', params);
+  if (boot.seat && r.winner !== 'none') {
+    text += ' ' + (r.winner === boot.seat ? t('result.you_won') : t('result.you_lost'));
+  }
+  return text;
+}
+
+function render() {
+  if (!state) return;
+  const mine = boot.seat && state.status === 'playing' && state.to_move === boot.seat && !pending;
+  board.update({ ...state, legal: mine ? state.legal || [] : [] });
+  $('status').textContent = statusText();
+  document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
+  const opts = Object.entries(state.options || {}).filter(([k]) => k === 'size').map(([, v]) => v);
+  $('game-options').textContent = opts.length ? `· ${opts.join(' ')}` : '';
+  renderMoves();
+  renderPlayers();
+  renderActions(mine);
+}
+
+function renderMoves() {
+  const list = $('moves');
+  list.replaceChildren();
+  const captured = state.captured || [];
+  let i = 0;
+  for (const event of state.events) {
+    const li = document.createElement('li');
+    if (event.kind === 'resign') {
+      li.textContent = t('moves.resign', { colour: colourName(event.seat) });
+      li.className = 'resign';
+    } else {
+      const n = i;
+      li.dataset.ply = String(n + 1);
+      li.className = event.seat;
+      let text = event.move === 'swap' ? t('moves.swap') : event.move;
+      if (captured[n] > 0) text += ` ×${captured[n]}`;
+      li.textContent = text;
+      i++;
+    }
+    list.append(li);
+  }
+  const last = list.lastElementChild;
+  if (last) {
+    last.classList.add('latest');
+    last.scrollIntoView({ block: 'nearest' });
+  } else {
+    const li = document.createElement('li');
+    li.className = 'none';
+    li.textContent = t('moves.none');
+    list.append(li);
+  }
+}
+
+function renderPlayers() {
+  const list = $('players');
+  list.replaceChildren();
+  for (const seat of ['white', 'black']) {
+    const p = state.players[seat];
+    const li = document.createElement('li');
+    li.className = `player ${seat}` + (state.to_move === seat && state.status === 'playing' ? ' to-move' : '');
+    const who = !p.seated ? t('players.free') : seat === boot.seat ? t('players.you') : boot.seat ? t('players.friend') : '';
+    let where = '';
+    if (p.seated && seat !== boot.seat) {
+      where = p.online ? t('players.online') : p.since ? t('players.away', { time: time(new Date(p.since)) }) : t('players.offline');
+    }
+    li.append(dot(seat), ` ${colourName(seat)}`);
+    if (who) li.append(` (${who})`);
+    if (where) {
+      const span = document.createElement('span');
+      span.className = 'presence ' + (p.online ? 'online' : 'away');
+      span.textContent = where;
+      li.append(' ', span);
+    }
+    list.append(li);
+  }
+}
+
+function dot(seat) {
+  const span = document.createElement('span');
+  span.className = `dot ${seat}`;
+  span.setAttribute('aria-hidden', 'true');
+  return span;
+}
+
+function renderActions(mine) {
+  const box = $('actions');
+  box.replaceChildren();
+  if (!boot.seat) return;
+  if (mine && (state.legal || []).includes('swap')) {
+    box.append(button(t('actions.swap'), 'swap', () => play('swap')));
+  }
+  if (state.status === 'playing') {
+    box.append(button(t('actions.resign'), 'resign', async () => {
+      if (await confirmDialog(t('actions.resign_confirm'))) send({ type: 'resign', id: nextMessage++ });
+    }));
+  }
+  if (state.status === 'over') {
+    if (state.next) {
+      const a = document.createElement('a');
+      a.href = `/g/${boot.id}/next`;
+      a.className = 'button primary';
+      a.textContent = t('actions.go_next');
+      box.append(a);
+    } else {
+      box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: nextMessage++ })));
+    }
+  }
+}
+
+function button(label, cls, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = cls;
+  b.textContent = label;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function confirmDialog(text) {
+  const dialog = $('confirm');
+  $('confirm-text').textContent = text;
+  dialog.returnValue = '';
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true });
+  });
+}

@@ -1,0 +1,25 @@
+// Entry point of every page: draws the board pictures, wires the copy
+// buttons and, on a game page, starts the live game.
+import { t } from './i18n.js';
+import { drawDiagrams } from './boards.js';
+
+drawDiagrams(document, t);
+
+for (const button of document.querySelectorAll('button[data-copy]')) {
+  button.addEventListener('click', async () => {
+    const input = document.getElementById(button.dataset.copy);
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select();
+      document.execCommand('copy');
+    }
+    const label = button.textContent;
+    button.textContent = t('share.copied');
+    setTimeout(() => { button.textContent = label; }, 1500);
+  });
+}
+
+if (document.getElementById('game')) {
+  import('./game.js').then((m) => m.start());
+}

@@ -1,0 +1,201 @@
+// Package web holds what the browser sees: page templates, message
+// catalogues (German and English), the rules of each game in our own words,
+// style sheets and ES modules. Everything is embedded in the binary; there
+// is no build step.
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+
+	"bretter/game"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed rules/*.html
+var rulesFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+//go:embed i18n/*.json
+var catalogFS embed.FS
+
+// Site renders pages in every language it knows.
+type Site struct {
+	games    []game.Game
+	catalogs map[string]Catalog
+	pages    map[string]*template.Template // by page name
+	rules    map[string]*template.Template // by game and language, "havannah.de"
+	version  string                        // of the static files, for cache busting
+}
+
+// New parses the templates and catalogues and checks that every game has
+// its texts in every language.
+func New(games []game.Game) (*Site, error) {
+	s := &Site{games: games, pages: map[string]*template.Template{}, rules: map[string]*template.Template{}}
+	var err error
+	if s.catalogs, err = loadCatalogs(); err != nil {
+		return nil, err
+	}
+	if s.version, err = staticVersion(); err != nil {
+		return nil, err
+	}
+	funcs := template.FuncMap{
+		"json":    toJSON,
+		"diagram": s.diagram,
+		"seq":     seq,
+	}
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	if err != nil {
+		return nil, err
+	}
+	names, _ := fs.Glob(templateFS, "templates/*.html")
+	for _, name := range names {
+		page := strings.TrimSuffix(path.Base(name), ".html")
+		if page == "layout" {
+			continue
+		}
+		t, err := template.Must(layout.Clone()).ParseFS(templateFS, name)
+		if err != nil {
+			return nil, err
+		}
+		s.pages[page] = t
+	}
+	for _, g := range games {
+		for lang := range s.catalogs {
+			name := g.Name + "." + lang
+			t, err := template.New(name+".html").Funcs(funcs).ParseFS(rulesFS, "rules/"+name+".html")
+			if err != nil {
+				return nil, fmt.Errorf("rules of %s in %s: %w", g.Name, lang, err)
+			}
+			// Render once now, so that a broken diagram fails at start-up.
+			if err := t.Execute(io.Discard, nil); err != nil {
+				return nil, fmt.Errorf("rules of %s in %s: %w", g.Name, lang, err)
+			}
+			s.rules[name] = t
+		}
+		for lang, c := range s.catalogs {
+			for _, key := range []string{"game." + g.Name + ".name", "game." + g.Name + ".line"} {
+				if _, ok := c[key]; !ok {
+					return nil, fmt.Errorf("catalogue %s lacks %s", lang, key)
+				}
+			}
+		}
+	}
+	return s, nil
+}
+
+// seq lists the whole numbers from a to b.
+func seq(a, b int) []int {
+	var out []int
+	for i := a; i <= b; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+func toJSON(v any) (template.JS, error) {
+	b, err := json.Marshal(v)
+	return template.JS(b), err
+}
+
+// Static serves the style sheets, scripts and images. Their URLs carry
+// the version, so they can be cached for good.
+func (s *Site) Static() http.Handler {
+	sub, _ := fs.Sub(staticFS, "static")
+	files := http.FileServerFS(sub)
+	return http.StripPrefix("/static/"+s.version, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		files.ServeHTTP(w, r)
+	}))
+}
+
+// StaticPrefix is where Static is mounted.
+func (s *Site) StaticPrefix() string { return "/static/" + s.version + "/" }
+
+func staticVersion() (string, error) {
+	h := sha256.New()
+	err := fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := staticFS.ReadFile(p)
+		h.Write([]byte(p))
+		h.Write(b)
+		return err
+	})
+	return hex.EncodeToString(h.Sum(nil))[:12], err
+}
+
+// Games lists the games in the order the site shows them.
+func (s *Site) Games() []game.Game { return s.games }
+
+// Page is what every template gets.
+type Page struct {
+	Lang   string
+	Title  string
+	Static string // prefix of static URLs
+	Path   string // of this page, for the language switch
+	Games  []game.Game
+	Data   any
+	site   *Site
+}
+
+// T translates key; args are name, value pairs for {name} placeholders.
+func (p Page) T(key string, args ...any) string { return p.site.T(p.Lang, key, args...) }
+
+// Langs lists the languages, for the switch.
+func (p Page) Langs() []string { return p.site.Langs() }
+
+// Rules renders a game's rules in the page's language.
+func (p Page) Rules(name string) (template.HTML, error) {
+	t, ok := p.site.rules[name+"."+p.Lang]
+	if !ok {
+		return "", fmt.Errorf("no rules for %s in %s", name, p.Lang)
+	}
+	var b bytes.Buffer
+	err := t.Execute(&b, nil)
+	return template.HTML(b.String()), err
+}
+
+// Catalog gives the page's catalogue to the scripts.
+func (p Page) Catalog() Catalog { return p.site.catalogs[p.Lang] }
+
+// Render writes the named page.
+func (s *Site) Render(w io.Writer, name, lang, title, urlPath string, data any) error {
+	t, ok := s.pages[name]
+	if !ok {
+		return fmt.Errorf("no page %q", name)
+	}
+	p := Page{Lang: lang, Title: title, Static: s.StaticPrefix(), Path: urlPath, Games: s.games, Data: data, site: s}
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, "layout", p); err != nil {
+		return err
+	}
+	_, err := b.WriteTo(w)
+	return err
+}
+
+// Langs lists the languages of the catalogues, sorted.
+func (s *Site) Langs() []string {
+	var out []string
+	for lang := range s.catalogs {
+		out = append(out, lang)
+	}
+	sort.Strings(out)
+	return out
+}
