@@ -17,19 +17,31 @@ type Catalog map[string]string
 // DefaultLang is used when nothing else says which language to speak.
 const DefaultLang = "en"
 
+// loadCatalogs reads i18n/<lang>/*.json: one folder per language, one file
+// per part of the site (the site itself, each game). A key may stand in one
+// file of a language only, and every language must have every key.
 func loadCatalogs() (map[string]Catalog, error) {
-	names, _ := fs.Glob(catalogFS, "i18n/*.json")
+	names, _ := fs.Glob(catalogFS, "i18n/*/*.json")
 	out := map[string]Catalog{}
 	for _, name := range names {
+		lang := path.Base(path.Dir(name))
 		b, err := catalogFS.ReadFile(name)
 		if err != nil {
 			return nil, err
 		}
-		var c Catalog
-		if err := json.Unmarshal(b, &c); err != nil {
+		var part Catalog
+		if err := json.Unmarshal(b, &part); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		out[strings.TrimSuffix(path.Base(name), ".json")] = c
+		if out[lang] == nil {
+			out[lang] = Catalog{}
+		}
+		for k, v := range part {
+			if _, dup := out[lang][k]; dup {
+				return nil, fmt.Errorf("%s: key %s stands in another file too", name, k)
+			}
+			out[lang][k] = v
+		}
 	}
 	if _, ok := out[DefaultLang]; !ok {
 		return nil, fmt.Errorf("no catalogue for %s", DefaultLang)

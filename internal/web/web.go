@@ -31,7 +31,7 @@ var rulesFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
-//go:embed i18n/*.json
+//go:embed i18n
 var catalogFS embed.FS
 
 // Site renders pages in every language it knows.

@@ -9,6 +9,14 @@
 //   marks            cell names to point at (diagrams only)
 // A board draws what the server sends and offers only the moves listed in
 // state.legal: it never works out the rules itself.
+//
+// A board module may also export, for the game page:
+//   moveLabel(move, captured, t)  the move as the move list shows it
+//                                 (default: the move, then "×n" if it captured)
+//   eventText(event, state, t)    what to announce when a move is played
+//                                 (default: "White plays e5.")
+//   summary(state, t)             a line about the position, such as the
+//                                 score, or "" for none
 export function load(game) {
   return import(`./boards/${game}.js`);
 }

@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 
 let boot;
 let board;
+let mod; // the board module, for its optional hooks
 let state = null;
 let version = -1; // of the last event or state applied
 let socket = null;
@@ -17,7 +18,7 @@ let nextMessage = 1;
 
 export async function start() {
   boot = JSON.parse($('boot').textContent);
-  const mod = await load(boot.game);
+  mod = await load(boot.game);
   board = mod.create($('board'), { t, send: play, marks: [] });
   if (boot.invite) {
     await join();
@@ -143,12 +144,14 @@ function show(s) {
   render();
 }
 
-// announce tells the page (and a screen reader, through #status) what the
-// last event was.
+// announce says what was just played, for screen readers and for the
+// opponent's page.
 function announce(event) {
-  if (event.kind === 'move' && event.seat !== boot.seat) {
-    notice('');
-  }
+  if (event.kind !== 'move') return;
+  if (event.seat !== boot.seat) notice('');
+  const text = mod.eventText ? mod.eventText(event, state, t)
+    : t('announce.move', { colour: colourName(event.seat), move: event.move });
+  $('announce').textContent = text;
 }
 
 function colourName(seat) {
@@ -188,6 +191,9 @@ function render() {
   document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
   const opts = Object.entries(state.options || {}).filter(([k]) => k === 'size').map(([, v]) => v);
   $('game-options').textContent = opts.length ? `· ${opts.join(' ')}` : '';
+  const summary = mod.summary ? mod.summary(state, t) : '';
+  $('summary').textContent = summary;
+  $('summary').hidden = !summary;
   renderMoves();
   renderPlayers();
   renderActions(mine);
@@ -207,9 +213,7 @@ function renderMoves() {
       const n = i;
       li.dataset.ply = String(n + 1);
       li.className = event.seat;
-      let text = event.move === 'swap' ? t('moves.swap') : event.move;
-      if (captured[n] > 0) text += ` ×${captured[n]}`;
-      li.textContent = text;
+      li.textContent = mod.moveLabel ? mod.moveLabel(event.move, captured[n] || 0, t) : moveLabel(event.move, captured[n] || 0);
       i++;
     }
     list.append(li);
@@ -224,6 +228,11 @@ function renderMoves() {
     li.textContent = t('moves.none');
     list.append(li);
   }
+}
+
+function moveLabel(move, captured) {
+  const text = move === 'swap' ? t('moves.swap') : move;
+  return captured > 0 ? `${text} ×${captured}` : text;
 }
 
 function renderPlayers() {

@@ -1,0 +1,73 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	bt "bretter/internal/browsertest"
+)
+
+// Two friends play Havannah on a board of side 4 by clicking, in two
+// independent browsers; one page is reloaded in the middle of the game; a
+// third browser opening the invitation only watches.
+func TestHavannahWithAFriend(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice := bt.NewProfile(t)
+	bob := bt.NewProfile(t)
+
+	id := newGame(t, alice, srv, "havannah", map[string]string{"size": "4"}, "me")
+	waitStatus(t, alice, "Waiting for your friend")
+	invite := inputValue(t, alice, "invite-url")
+	if !strings.Contains(invite, "/g/"+id+"/join/") {
+		t.Fatalf("invitation link %q", invite)
+	}
+	if inputValue(t, alice, "player-url") == "" || inputValue(t, alice, "watch-url") == "" {
+		t.Fatal("the creator's page lacks the private or the watch link")
+	}
+
+	must(t, bt.Navigate(bob, invite))
+	waitStatus(t, bob, "Your friend's turn")
+	waitStatus(t, alice, "Your turn")
+	bt.Screenshot(t, alice, "havannah-desktop-start")
+
+	// White closes a ring around b2 on the eleventh move; Black's stones
+	// make no structure on the way.
+	moves := strings.Fields("a2 d4 b3 e5 c3 f6 c2 g7 b1 f5 a1")
+	for i, m := range moves {
+		mover, other := alice, bob
+		if i%2 == 1 {
+			mover, other = bob, alice
+		}
+		if i == 5 {
+			must(t, bt.Navigate(bob, srv.URL+"/g/"+id)) // the page comes back with the seat
+			waitStatus(t, bob, "Your turn")
+		}
+		waitStatus(t, mover, "Your turn")
+		clickCell(t, mover, m)
+		waitMoves(t, other, i+1)
+		waitMoves(t, mover, i+1)
+	}
+	waitStatus(t, alice, "White wins with a ring")
+	waitStatus(t, bob, "White wins with a ring")
+	must(t, bt.WaitText(alice, "#status", "You won"))
+	must(t, bt.WaitText(bob, "#status", "You lost"))
+	wins, err := bt.Eval[int](bob, `document.querySelectorAll("#board .cell.win").length`)
+	must(t, err)
+	if wins != 6 {
+		t.Fatalf("%d winning stones highlighted, want the ring's 6", wins)
+	}
+	if s := apiState(t, srv, id); s.Status != "over" || s.Result == nil || s.Result.Winner != "white" || s.Result.Reason != "ring" {
+		t.Fatalf("the API says %+v", s)
+	}
+	bt.Screenshot(t, bob, "havannah-desktop-ring")
+
+	carol := bt.NewProfile(t)
+	must(t, bt.Navigate(carol, invite))
+	must(t, bt.WaitText(carol, "#notice", "already been used"))
+	must(t, bt.WaitText(carol, "#status", "White wins with a ring"))
+	seated, err := bt.Eval[bool](carol, `!!document.getElementById("player-url")`)
+	must(t, err)
+	if seated {
+		t.Fatal("a third browser got a seat from a used invitation")
+	}
+}

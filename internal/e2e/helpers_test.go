@@ -1,0 +1,128 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	bt "bretter/internal/browsertest"
+)
+
+// newGame creates a game by filling in the board page's form: options maps
+// a select's name to the value to choose (on/off options: "1" ticks the
+// box), start is "me", "friend" or "random". It returns the game's id once
+// the game page shows.
+func newGame(t *testing.T, ctx context.Context, srv *bt.Server, game string, options map[string]string, start string) string {
+	t.Helper()
+	must(t, bt.Navigate(ctx, srv.URL+"/"+game))
+	for name, value := range options {
+		sel := fmt.Sprintf(`form.new-game [name=%q]`, name)
+		kind, err := bt.Eval[string](ctx, fmt.Sprintf(`document.querySelector(%q).type`, sel))
+		must(t, err)
+		if kind == "checkbox" {
+			checked, err := bt.Eval[bool](ctx, fmt.Sprintf(`document.querySelector(%q).checked`, sel))
+			must(t, err)
+			if checked != (value == "1") {
+				must(t, bt.Click(ctx, sel))
+			}
+			continue
+		}
+		_, err = bt.Eval[bool](ctx, fmt.Sprintf(`(document.querySelector(%q).value = %q) !== ""`, sel, value))
+		must(t, err)
+	}
+	must(t, bt.Click(ctx, fmt.Sprintf(`form.new-game input[name=start][value=%q]`, start)))
+	must(t, bt.Click(ctx, `form.new-game button[type=submit]`))
+	waitStatus(t, ctx, "")
+	url, err := bt.Eval[string](ctx, `location.pathname`)
+	must(t, err)
+	id, ok := strings.CutPrefix(url, "/g/")
+	if !ok {
+		t.Fatalf("after creating a game the page is %s", url)
+	}
+	return id
+}
+
+// inputValue reads a text field, such as the invitation link.
+func inputValue(t *testing.T, ctx context.Context, id string) string {
+	t.Helper()
+	v, err := bt.Eval[string](ctx, fmt.Sprintf(`document.getElementById(%q)?.value ?? ""`, id))
+	must(t, err)
+	return v
+}
+
+// waitStatus waits until the status line contains text and no longer says
+// that the game is loading.
+func waitStatus(t *testing.T, ctx context.Context, text string) {
+	t.Helper()
+	for start := time.Now(); ; {
+		must(t, bt.WaitText(ctx, "#status", text))
+		s, err := bt.Eval[string](ctx, `document.getElementById("status").textContent`)
+		must(t, err)
+		if !strings.Contains(s, "…") {
+			return
+		}
+		if time.Since(start) > bt.Timeout {
+			t.Fatalf("status still says %q", s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// clickCell clicks the board point or cell named in the game's notation.
+func clickCell(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	must(t, bt.Click(ctx, fmt.Sprintf(`#board [data-cell=%q]`, name)))
+}
+
+// snapshot is the part of the API's game state the tests read.
+type snapshot struct {
+	Status string   `json:"status"`
+	Moves  []string `json:"moves"`
+	ToMove string   `json:"to_move"`
+	Result *struct {
+		Winner, Reason string
+	} `json:"result"`
+	Version int `json:"version"`
+}
+
+// apiState reads a game through the JSON API, as a watcher.
+func apiState(t *testing.T, srv *bt.Server, id string) snapshot {
+	t.Helper()
+	res, err := http.Get(srv.URL + "/api/games/" + id)
+	must(t, err)
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /api/games/%s: %s", id, res.Status)
+	}
+	var s snapshot
+	must(t, json.NewDecoder(res.Body).Decode(&s))
+	return s
+}
+
+// waitMoves waits until the page's move list has n entries.
+func waitMoves(t *testing.T, ctx context.Context, n int) {
+	t.Helper()
+	deadline := time.Now().Add(bt.Timeout)
+	for {
+		got, err := bt.Eval[int](ctx, `document.querySelectorAll("#moves li[data-ply]").length`)
+		must(t, err)
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the move list has %d moves, want %d", got, n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
