@@ -439,7 +439,7 @@ func (h *hub) rematch(ctx context.Context, id, secret string) (next, seat string
 		}
 		g.rec.Next = rec.ID
 		next = rec.ID
-		h.broadcast(g, func(string) any { return map[string]any{"type": "next", "id": rec.ID} })
+		h.broadcast(g, func(string) any { return map[string]any{"type": "next", "game": rec.ID} })
 		return nil
 	})
 	return next, seat, err

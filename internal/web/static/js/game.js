@@ -108,7 +108,7 @@ function receive(msg) {
       if (boot.seat) {
         location.assign(`/g/${boot.id}/next`);
       } else {
-        location.assign(`/g/${msg.id}`);
+        location.assign(`/g/${msg.game}`);
       }
       break;
   }
