@@ -101,4 +101,3 @@ func (s *Server) versionOf(t testing.TB, id string) int {
 	}
 	return v
 }
-
