@@ -1,0 +1,69 @@
+package game_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"bretter/game"
+	"bretter/games/havannah"
+)
+
+func TestResolve(t *testing.T) {
+	g := havannah.Game()
+	for _, tt := range []struct {
+		in   game.Options
+		want game.Options
+		err  string
+	}{
+		{nil, game.Options{"size": 8, "swap": 0}, ""},
+		{game.Options{"size": 4, "swap": 1}, game.Options{"size": 4, "swap": 1}, ""},
+		{game.Options{"size": 3}, nil, "option size must be between 4 and 10, not 3"},
+		{game.Options{"size": 11}, nil, "between 4 and 10"},
+		{game.Options{"swap": 2}, nil, "option swap must be true or false"},
+		{game.Options{"colour": 1, "bogus": 2}, nil, "havannah has no option bogus, colour"},
+	} {
+		got, err := g.Resolve(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Resolve(%v) error %v, want %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Resolve(%v) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestReplay(t *testing.T) {
+	s, ply, err := game.Replay(havannah.Game(), game.Options{"size": 4}, strings.Fields("a1 b2 a1 c3"))
+	if ply != 3 || err == nil || s.Ply() != 2 {
+		t.Fatalf("Replay stopped at move %d with %v after %d moves; want move 3", ply, err, s.Ply())
+	}
+	if _, ply, err := game.Replay(havannah.Game(), game.Options{"size": 4}, strings.Fields("a1 zz")); ply != 2 || err == nil {
+		t.Fatalf("malformed move: %d %v", ply, err)
+	}
+}
+
+func TestPerftThroughTheInterface(t *testing.T) {
+	s, _, _ := havannah.Game().Start(game.Options{"size": 4})
+	if got := game.Perft(s, 3); got != 37*36*35 {
+		t.Fatalf("perft(3) = %d", got)
+	}
+}
+
+func TestPlayers(t *testing.T) {
+	if game.White.Other() != game.Black || game.Black.Other() != game.White {
+		t.Fatal("Other is wrong")
+	}
+	for _, p := range []game.Player{game.White, game.Black} {
+		back, err := game.ParsePlayer(p.String())
+		if err != nil || back != p {
+			t.Fatalf("%v does not parse back", p)
+		}
+	}
+	if _, err := game.ParsePlayer("red"); err == nil {
+		t.Fatal("red is a player")
+	}
+}

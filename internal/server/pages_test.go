@@ -1,0 +1,134 @@
+package server
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// browser is an HTTP client with its own cookies that does not follow
+// redirects, so each step can be checked.
+func (ts *testServer) browser(t *testing.T) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+func get(t *testing.T, c *http.Client, u string, header ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", u, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func TestPagesAndLanguages(t *testing.T) {
+	ts := newTestServer(t)
+	c := ts.browser(t)
+	res, body := get(t, c, ts.URL+"/", "Accept-Language", "fr;q=1, de-DE;q=0.8, en;q=0.5")
+	if res.StatusCode != 200 || !strings.Contains(body, "Alle Bretter") || !strings.Contains(body, `lang="de"`) {
+		t.Fatalf("German home page: %d", res.StatusCode)
+	}
+	for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options"} {
+		if res.Header.Get(h) == "" {
+			t.Errorf("no %s header", h)
+		}
+	}
+	res, _ = get(t, c, ts.URL+"/havannah?lang=en")
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/havannah" {
+		t.Fatalf("choosing English: %d %s", res.StatusCode, res.Header.Get("Location"))
+	}
+	_, body = get(t, c, ts.URL+"/havannah", "Accept-Language", "de")
+	if !strings.Contains(body, "How to play") || !strings.Contains(body, `class="diagram" data-game="havannah"`) {
+		t.Fatal("the remembered choice of English did not win over the browser's German")
+	}
+	for _, game := range []string{"havannah", "dvonn", "fanorona"} {
+		for _, lang := range []string{"en", "de"} {
+			res, _ := get(t, ts.browser(t), ts.URL+"/"+game, "Accept-Language", lang)
+			if res.StatusCode != 200 || res.Header.Get("Content-Language") != lang {
+				t.Errorf("/%s in %s: %d %s", game, lang, res.StatusCode, res.Header.Get("Content-Language"))
+			}
+		}
+	}
+	if res, _ := get(t, c, ts.URL+"/chess"); res.StatusCode != 404 {
+		t.Fatalf("/chess: %d", res.StatusCode)
+	}
+	if res, _ := get(t, c, ts.URL+"/g/zzzzzzzzzz"); res.StatusCode != 404 {
+		t.Fatalf("unknown game page: %d", res.StatusCode)
+	}
+}
+
+var (
+	playerURL = regexp.MustCompile(`id="player-url" readonly value="([^"]+)"`)
+	inviteURL = regexp.MustCompile(`id="invite-url" readonly value="([^"]+)"`)
+)
+
+func TestSeatsThroughPages(t *testing.T) {
+	ts := newTestServer(t)
+	creator := ts.browser(t)
+	res, err := creator.PostForm(ts.URL+"/games", url.Values{"game": {"havannah"}, "size": {"6"}, "swap": {"1"}, "start": {"friend"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	gamePath := res.Header.Get("Location")
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(gamePath, "/g/") {
+		t.Fatalf("creating by form: %d %s", res.StatusCode, gamePath)
+	}
+	id := strings.TrimPrefix(gamePath, "/g/")
+	_, page := get(t, creator, ts.URL+gamePath)
+	invite, private := inviteURL.FindStringSubmatch(page), playerURL.FindStringSubmatch(page)
+	if invite == nil || private == nil || !strings.Contains(page, `"seat":"black"`) {
+		t.Fatal("the creator's page lacks the seat, the invitation or the private link")
+	}
+	if s := ts.state(t, id, ""); s.Options["size"] != 6 || s.Options["swap"] != 1 {
+		t.Fatalf("form options: %+v", s.Options)
+	}
+
+	// The creator opening the invitation goes to their own seat.
+	if res, _ := get(t, creator, invite[1]); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != gamePath {
+		t.Fatalf("creator opening the invitation: %d %s", res.StatusCode, res.Header.Get("Location"))
+	}
+	// A friend's browser gets a page that takes the seat by script, so a
+	// link preview takes none.
+	friend := ts.browser(t)
+	_, page = get(t, friend, invite[1])
+	token := invite[1][strings.LastIndex(invite[1], "/")+1:]
+	if !strings.Contains(page, `"invite":"`+token+`"`) || playerURL.MatchString(page) {
+		t.Fatal("the invitation page does not carry the token, or seats without joining")
+	}
+	if s := ts.state(t, id, ""); s.Status != "waiting" {
+		t.Fatal("opening the invitation page took the seat by itself")
+	}
+	// The private link puts the seat into another device's cookie.
+	other := ts.browser(t)
+	res, _ = get(t, other, private[1])
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != gamePath || res.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("private link: %d %s", res.StatusCode, res.Header.Get("Location"))
+	}
+	if _, page := get(t, other, ts.URL+gamePath); !strings.Contains(page, `"seat":"black"`) {
+		t.Fatal("the private link did not restore the seat")
+	}
+	if res, _ := get(t, ts.browser(t), ts.URL+gamePath+"/seat/wrongsecret"); res.StatusCode != http.StatusForbidden {
+		t.Fatalf("a wrong private link: %d", res.StatusCode)
+	}
+	// A watcher sees no links of the players.
+	if _, page := get(t, ts.browser(t), ts.URL+gamePath); playerURL.MatchString(page) || inviteURL.MatchString(page) || strings.Contains(page, `"seat":"black"`) {
+		t.Fatal("a watcher's page shows a player's links")
+	}
+	// Once both seats are taken, the invitation only shows the game.
+	ts.call(t, "POST", "/api/games/"+id+"/join", "", map[string]string{"invite": token}, nil)
+	if _, page := get(t, ts.browser(t), invite[1]); !strings.Contains(page, `"used":true`) || strings.Contains(page, `"invite":"`) {
+		t.Fatal("a used invitation still offers the seat")
+	}
+}

@@ -1,0 +1,102 @@
+package store
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func openTest(t *testing.T) (*SQLite, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "games.db")
+	s, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func sample(id string) Game {
+	now := time.UnixMilli(1_790_000_000_000)
+	return Game{ID: id, Game: "havannah", Options: map[string]int{"size": 8, "swap": 0},
+		WhiteHash: []byte("white-hash"), InviteHash: []byte("invite-hash"), Creator: "white",
+		Created: now, Updated: now, Status: "waiting"}
+}
+
+func TestGameLifecycle(t *testing.T) {
+	s, path := openTest(t)
+	ctx := t.Context()
+	g := sample("abcdefghij")
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create(ctx, g); err == nil {
+		t.Fatal("the same id was stored twice")
+	}
+	got, events, err := s.Load(ctx, g.ID)
+	if err != nil || !reflect.DeepEqual(got, g) || len(events) != 0 {
+		t.Fatalf("load: %+v %v %v", got, events, err)
+	}
+	if _, _, err := s.Load(ctx, "nonexistent"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown game: %v", err)
+	}
+
+	at := g.Created.Add(time.Second)
+	if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), at); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Join(ctx, g.ID, "black", []byte("another"), at); !errors.Is(err, ErrConflict) {
+		t.Fatalf("second join: %v", err)
+	}
+	if err := s.Join(ctx, "nonexistent", "black", []byte("x"), at); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("join of an unknown game: %v", err)
+	}
+
+	e1 := Event{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}
+	if err := s.Append(ctx, g.ID, e1, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []Event{{Seq: 1, Kind: "move", Seat: "black", Move: "a1", At: at}, {Seq: 3, Kind: "move", Seat: "black", Move: "a1", At: at}} {
+		if err := s.Append(ctx, g.ID, bad, nil); !errors.Is(err, ErrConflict) {
+			t.Fatalf("event %d after 1: %v", bad.Seq, err)
+		}
+	}
+	e2 := Event{Seq: 2, Kind: "resign", Seat: "black", At: at}
+	if err := s.Append(ctx, g.ID, e2, &Ending{Winner: "white", Reason: "resign"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, g.ID, Event{Seq: 3, Kind: "move", Seat: "white", Move: "a1", At: at}, nil); !errors.Is(err, ErrConflict) {
+		t.Fatalf("an event after the end: %v", err)
+	}
+
+	next := sample("klmnopqrst")
+	if err := s.Follow(ctx, g.ID, next); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Follow(ctx, g.ID, sample("uvwxyz2345")); !errors.Is(err, ErrConflict) {
+		t.Fatalf("a second follower: %v", err)
+	}
+	if _, _, err := s.Load(ctx, "uvwxyz2345"); !errors.Is(err, ErrNotFound) {
+		t.Fatal("a refused follower was stored")
+	}
+
+	// Everything is still there after reopening the file.
+	s.Close()
+	s2, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	got, events, err = s2.Load(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := g
+	want.BlackHash, want.Status, want.Winner, want.Reason, want.Next, want.Version, want.Updated = []byte("black-hash"), "over", "white", "resign", next.ID, 2, at
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(events, []Event{e1, e2}) {
+		t.Fatalf("after reopening:\n%+v\n%+v\nwant\n%+v\n%+v", got, events, want, []Event{e1, e2})
+	}
+}
