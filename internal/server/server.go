@@ -52,7 +52,7 @@ func New(cfg Config) *Server {
 		cfg.CreatesPerMinute = 30
 	}
 	if cfg.MovesPerSecond == 0 {
-		cfg.MovesPerSecond = 20
+		cfg.MovesPerSecond = 30
 	}
 	s := &Server{
 		hub:     newHub(cfg.Store, games, cfg.Log),

@@ -13,11 +13,11 @@ import (
 
 // client is one live connection, as a page would hold it.
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	conn *websocket.Conn
 }
 
-func (ts *testServer) dial(t *testing.T, id, secret, query string) *client {
+func (ts *testServer) dial(t testing.TB, id, secret, query string) *client {
 	t.Helper()
 	h := http.Header{}
 	if secret != "" {

@@ -15,7 +15,11 @@ import (
 // SQLite is the default store: one file, in WAL mode, with every commit
 // synced to disk before it is acknowledged.
 type SQLite struct {
-	db *sql.DB
+	// SQLite takes one writer at a time. Writes share one connection, so
+	// they queue in Go instead of sleeping in SQLite's busy handler; reads
+	// have a pool of their own and run beside them.
+	write *sql.DB
+	read  *sql.DB
 }
 
 // migrations run in order, each in its own transaction; the schema's
@@ -51,34 +55,43 @@ var migrations = []string{
 // OpenSQLite opens (creating if needed) the database file at path and
 // brings its schema up to date.
 func OpenSQLite(path string) (*SQLite, error) {
-	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(1)"} {
-		q.Add("_pragma", p)
+	open := func(conns int, txlock string, pragmas ...string) (*sql.DB, error) {
+		q := url.Values{}
+		for _, p := range append([]string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(1)"}, pragmas...) {
+			q.Add("_pragma", p)
+		}
+		q.Set("_txlock", txlock)
+		db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+		if err != nil {
+			return nil, fmt.Errorf("opening %s: %w", path, err)
+		}
+		db.SetMaxOpenConns(conns)
+		return db, nil
 	}
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	write, err := open(1, "immediate")
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
+		return nil, err
 	}
-	// SQLite has one writer at a time; a few connections let reads go on
-	// beside it.
-	db.SetMaxOpenConns(4)
-	s := &SQLite{db: db}
+	s := &SQLite{write: write}
 	if err := s.migrate(context.Background()); err != nil {
-		db.Close()
+		write.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
+	}
+	if s.read, err = open(4, "deferred", "query_only(1)"); err != nil {
+		write.Close()
+		return nil, err
 	}
 	return s, nil
 }
 
 func (s *SQLite) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+	if _, err := s.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return err
 	}
 	var version int
-	err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
+	err := s.write.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
 	if errors.Is(err, sql.ErrNoRows) {
-		_, err = s.db.ExecContext(ctx, `INSERT INTO schema_version VALUES (0)`)
+		_, err = s.write.ExecContext(ctx, `INSERT INTO schema_version VALUES (0)`)
 	}
 	if err != nil {
 		return err
@@ -102,10 +115,12 @@ func (s *SQLite) migrate(ctx context.Context) error {
 }
 
 // Close closes the database.
-func (s *SQLite) Close() error { return s.db.Close() }
+func (s *SQLite) Close() error {
+	return errors.Join(s.read.Close(), s.write.Close())
+}
 
 func (s *SQLite) tx(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -134,12 +149,17 @@ func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
 	return err
 }
 
-// Load returns a game and all its events in order.
+// Load returns a game and all its events in order, as of one moment.
 func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return Game{}, nil, err
+	}
+	defer tx.Rollback()
 	var g Game
 	var opts string
 	var created, updated int64
-	err := s.db.QueryRowContext(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
+	err = tx.QueryRowContext(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
 		created_at, updated_at, status, winner, reason, next_id, version FROM games WHERE id = ?`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
 			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version)
@@ -153,7 +173,7 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
 		return Game{}, nil, fmt.Errorf("game %s: options: %w", id, err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, kind, seat, move, at FROM events WHERE game_id = ? ORDER BY seq`, id)
+	rows, err := tx.QueryContext(ctx, `SELECT seq, kind, seat, move, at FROM events WHERE game_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return Game{}, nil, err
 	}
@@ -215,7 +235,7 @@ func (s *SQLite) Join(ctx context.Context, id, seat string, hash []byte, at time
 	if column == "" {
 		return fmt.Errorf("no seat %q", seat)
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE games SET `+column+` = ?, updated_at = ?,
+	res, err := s.write.ExecContext(ctx, `UPDATE games SET `+column+` = ?, updated_at = ?,
 		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
 		WHERE id = ? AND `+column+` IS NULL`, hash, at.UnixMilli(), id)
 	if err != nil {

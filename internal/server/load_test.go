@@ -1,0 +1,80 @@
+package server
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkLiveGames plays 100 games at once, each between two WebSocket
+// clients, through the whole path: message → engine → SQLite (synced) →
+// broadcast. It reports moves per second over all games and the time from
+// one player sending a move to the other player's socket receiving it.
+//
+//	go test ./internal/server -run '^$' -bench LiveGames -benchtime 1x
+func BenchmarkLiveGames(b *testing.B) {
+	const games, movesPerGame = 100, 40
+	ts := newTestServer(b)
+	var all []time.Duration
+	var moves int
+	var elapsed time.Duration
+	for b.Loop() {
+		list := make([]testGame, games)
+		for i := range list {
+			list[i] = ts.newGame(b, `{"game":"havannah","options":{"size":10},"start":"me"}`)
+		}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i, g := range list {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				lat := playLoadGame(b, ts, g, movesPerGame, uint64(i))
+				mu.Lock()
+				all = append(all, lat...)
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		elapsed += time.Since(start)
+		moves += games * movesPerGame
+	}
+	slices.Sort(all)
+	b.ReportMetric(float64(moves)/elapsed.Seconds(), "moves/s")
+	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// playLoadGame plays random moves and returns, for each, how long it took
+// from sending to the opponent's socket receiving it.
+func playLoadGame(b *testing.B, ts *testServer, g testGame, n int, seed uint64) []time.Duration {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	players := [2]*client{ts.dial(b, g.id, g.white, ""), ts.dial(b, g.id, g.black, "")}
+	legal := players[0].next("state").State.Legal
+	players[1].next("state")
+	var out []time.Duration
+	for ply := range n {
+		mover, other := players[ply%2], players[1-ply%2]
+		sent := time.Now()
+		mover.send(map[string]any{"type": "move", "id": ply + 1, "ply": ply, "move": legal[rng.IntN(len(legal))]})
+		for {
+			m := other.next("event")
+			if m.Version == ply+1 {
+				out = append(out, time.Since(sent))
+				legal = m.State.Legal
+				break
+			}
+		}
+		if ack := mover.next("ack"); ack.Version != ply+1 {
+			panic(fmt.Sprintf("ack %+v", ack))
+		}
+		if len(legal) == 0 {
+			break // the game ended
+		}
+	}
+	return out
+}
