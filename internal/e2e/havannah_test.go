@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -60,6 +61,28 @@ func TestHavannahWithAFriend(t *testing.T) {
 		t.Fatalf("the API says %+v", s)
 	}
 	bt.Screenshot(t, bob, "havannah-desktop-ring")
+
+	// New game, same friend: both pages move to it, colours swapped.
+	must(t, bt.Click(bob, "#actions button.rematch"))
+	for _, ctx := range []context.Context{alice, bob} {
+		must(t, bt.WaitText(ctx, "#moves", "No moves yet"))
+	}
+	nextAlice, err := bt.Eval[string](alice, `location.pathname`)
+	must(t, err)
+	nextBob, err := bt.Eval[string](bob, `location.pathname`)
+	must(t, err)
+	if nextAlice != nextBob || nextAlice == "/g/"+id {
+		t.Fatalf("after the rematch the pages show %s and %s", nextAlice, nextBob)
+	}
+	waitStatus(t, bob, "Your turn (White)")
+	waitStatus(t, alice, "Your friend's turn (White)")
+	// Resigning asks first; "No" changes nothing.
+	must(t, bt.Click(alice, "#actions button.resign"))
+	must(t, bt.Click(alice, `#confirm button[value=no]`))
+	must(t, bt.Click(alice, "#actions button.resign"))
+	must(t, bt.Click(alice, `#confirm button[value=yes]`))
+	waitStatus(t, bob, "Black resigned: White wins")
+	waitStatus(t, alice, "You lost")
 
 	carol := bt.NewProfile(t)
 	must(t, bt.Navigate(carol, invite))

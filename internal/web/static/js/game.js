@@ -306,6 +306,13 @@ function confirmDialog(text) {
   dialog.returnValue = '';
   dialog.showModal();
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true });
+    const onClose = () => {
+      // A close event still on its way from the last question arrives
+      // while this one is open: it is not the answer.
+      if (dialog.open) return;
+      dialog.removeEventListener('close', onClose);
+      resolve(dialog.returnValue === 'yes');
+    };
+    dialog.addEventListener('close', onClose);
   });
 }
