@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go driver: nothing to install
@@ -20,6 +21,11 @@ type SQLite struct {
 	// have a pool of their own and run beside them.
 	write *sql.DB
 	read  *sql.DB
+
+	appends chan appendRequest
+	closing chan struct{} // closed by Close
+	stopped chan struct{} // closed when commitAppends has returned
+	once    sync.Once
 }
 
 // migrations run in order, each in its own transaction; the schema's
@@ -81,6 +87,10 @@ func OpenSQLite(path string) (*SQLite, error) {
 		write.Close()
 		return nil, err
 	}
+	s.appends = make(chan appendRequest)
+	s.closing = make(chan struct{})
+	s.stopped = make(chan struct{})
+	go s.commitAppends()
 	return s, nil
 }
 
@@ -114,8 +124,10 @@ func (s *SQLite) migrate(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the database.
+// Close waits for the appends under way and closes the database.
 func (s *SQLite) Close() error {
+	s.once.Do(func() { close(s.closing) })
+	<-s.stopped
 	return errors.Join(s.read.Close(), s.write.Close())
 }
 
@@ -200,11 +212,84 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 // Append adds an event as number e.Seq, which must follow the last one,
 // and records the ending it brings, if any. A taken number, or a game
 // already over, is ErrConflict: exactly one of two racing events lands.
+// It returns once the event is on disk.
 func (s *SQLite) Append(ctx context.Context, id string, e Event, end *Ending) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	req := appendRequest{id: id, event: e, end: end, done: make(chan error, 1)}
+	select {
+	case s.appends <- req:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.closing:
+		return errClosed
+	}
+	// Once queued, the request is carried out whatever happens to ctx:
+	// its answer must say whether the event is stored.
+	return <-req.done
+}
+
+var errClosed = errors.New("the store is closed")
+
+type appendRequest struct {
+	id    string
+	event Event
+	end   *Ending
+	done  chan error
+}
+
+// maxBatch bounds how many appends share one transaction.
+const maxBatch = 128
+
+// commitAppends writes appends in batches: all the appends waiting when a
+// transaction starts go into it, each under a savepoint of its own, so a
+// refused one leaves the others be. One sync to disk then serves the whole
+// batch; under load that is what keeps moves quick.
+func (s *SQLite) commitAppends() {
+	defer close(s.stopped)
+	for {
+		var batch []appendRequest
+		select {
+		case req := <-s.appends:
+			batch = append(batch, req)
+		case <-s.closing:
+			return
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case req := <-s.appends:
+				batch = append(batch, req)
+			default:
+				break more
+			}
+		}
+		results := make([]error, len(batch))
+		err := s.tx(context.Background(), func(tx *sql.Tx) error {
+			for i, req := range batch {
+				if results[i] = appendOne(tx, req); results[i] != nil && !errors.Is(results[i], ErrConflict) && !errors.Is(results[i], ErrNotFound) {
+					return results[i]
+				}
+			}
+			return nil
+		})
+		for i, req := range batch {
+			if err != nil {
+				req.done <- err
+			} else {
+				req.done <- results[i]
+			}
+		}
+	}
+}
+
+func appendOne(tx *sql.Tx, req appendRequest) error {
+	ctx, e := context.Background(), req.event
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT event`); err != nil {
+		return err
+	}
+	err := func() error {
 		var version int
 		var status string
-		err := tx.QueryRowContext(ctx, `SELECT version, status FROM games WHERE id = ?`, id).Scan(&version, &status)
+		err := tx.QueryRowContext(ctx, `SELECT version, status FROM games WHERE id = ?`, req.id).Scan(&version, &status)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -215,17 +300,26 @@ func (s *SQLite) Append(ctx context.Context, id string, e Event, end *Ending) er
 			return ErrConflict
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
-			id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
+			req.id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
 			return err
 		}
 		status, winner, reason := "playing", "", ""
-		if end != nil {
-			status, winner, reason = "over", end.Winner, end.Reason
+		if req.end != nil {
+			status, winner, reason = "over", req.end.Winner, req.end.Reason
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE games SET version = ?, status = ?, winner = ?, reason = ?, updated_at = ? WHERE id = ?`,
-			e.Seq, status, winner, reason, e.At.UnixMilli(), id)
+			e.Seq, status, winner, reason, e.At.UnixMilli(), req.id)
 		return err
-	})
+	}()
+	if err != nil {
+		if _, rbErr := tx.ExecContext(ctx, `ROLLBACK TO event`); rbErr != nil {
+			return rbErr
+		}
+	}
+	if _, relErr := tx.ExecContext(ctx, `RELEASE event`); relErr != nil {
+		return relErr
+	}
+	return err
 }
 
 // Join fills the free seat with a secret's hash. A filled seat is
