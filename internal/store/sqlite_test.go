@@ -2,8 +2,10 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 )
@@ -98,5 +100,53 @@ func TestGameLifecycle(t *testing.T) {
 	want.BlackHash, want.Status, want.Winner, want.Reason, want.Next, want.Version, want.Updated = []byte("black-hash"), "over", "white", "resign", next.ID, 2, at
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(events, []Event{e1, e2}) {
 		t.Fatalf("after reopening:\n%+v\n%+v\nwant\n%+v\n%+v", got, events, want, []Event{e1, e2})
+	}
+}
+
+// Appends that arrive together share a transaction; a refused one must not
+// take the others down with it, and of two for the same number exactly one
+// lands.
+func TestConcurrentAppends(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := t.Context()
+	ids := []string{"aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc", "dddddddddd"}
+	for _, id := range ids {
+		if err := s.Create(ctx, sample(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const racers = 16
+	errs := make(chan error, racers*len(ids))
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		for i := range racers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs <- s.Append(ctx, id, Event{Seq: 1, Kind: "move", Seat: "white", Move: fmt.Sprint("m", i), At: time.Now()}, nil)
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	landed := 0
+	for err := range errs {
+		switch {
+		case err == nil:
+			landed++
+		case !errors.Is(err, ErrConflict):
+			t.Fatalf("a racing append failed: %v", err)
+		}
+	}
+	if landed != len(ids) {
+		t.Fatalf("%d appends landed, want one per game (%d)", landed, len(ids))
+	}
+	for _, id := range ids {
+		if g, events, err := s.Load(ctx, id); err != nil || g.Version != 1 || len(events) != 1 {
+			t.Fatalf("%s: version %d, %d events, %v", id, g.Version, len(events), err)
+		}
+	}
+	if err := s.Append(ctx, "nonexistent", Event{Seq: 1}, nil); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("append to an unknown game: %v", err)
 	}
 }
