@@ -115,6 +115,8 @@ type Game struct {
 	Options []Option
 	// New returns the start position for options that Resolve has checked.
 	New func(Options) (State, error)
+	// Records is the game's own record format, if it has one.
+	Records *RecordFormat
 }
 
 // Resolve checks opts against the game's options and fills in defaults.

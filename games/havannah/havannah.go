@@ -105,6 +105,7 @@ func Game() game.Game {
 			}
 			return s, nil
 		},
+		Records: &game.RecordFormat{Ext: "hgf", Write: writeRecord, Read: readRecord},
 	}
 }
 

@@ -219,3 +219,45 @@ func parseSGF(text string) ([][]property, error) {
 	}
 	return nodes, nil
 }
+
+// writeRecord writes a site's record as .hgf.
+func writeRecord(r game.Record) (string, error) {
+	rec := Record{Size: r.Options["size"], White: r.White, Black: r.Black, Date: r.Date, Moves: r.Moves, Winner: game.Nobody}
+	switch r.Winner {
+	case "white":
+		rec.Winner, rec.HasResult = game.White, true
+	case "black":
+		rec.Winner, rec.HasResult = game.Black, true
+	case "none":
+		rec.HasResult = true
+	}
+	if r.Reason == "resign" {
+		rec.Moves = append(append([]string(nil), r.Moves...), "resign")
+	}
+	return rec.HGF()
+}
+
+// readRecord reads .hgf into a site's record; a resignation becomes the
+// result rather than a move.
+func readRecord(text string) (game.Record, error) {
+	rec, err := ParseHGF(text)
+	if err != nil {
+		return game.Record{}, err
+	}
+	r := game.Record{Game: "havannah", Options: game.Options{"size": rec.Size, "swap": 0},
+		Date: rec.Date, White: rec.White, Black: rec.Black, Moves: rec.Moves}
+	if len(r.Moves) > 1 && r.Moves[1] == "swap" {
+		r.Options["swap"] = 1
+	}
+	if rec.HasResult {
+		r.Winner = rec.Winner.String()
+	}
+	if n := len(r.Moves); n > 0 && r.Moves[n-1] == "resign" {
+		r.Moves = r.Moves[:n-1]
+		r.Reason = "resign"
+		if !rec.HasResult {
+			r.Winner = game.Player(n % 2).String() // the other side of the one who resigned
+		}
+	}
+	return r, nil
+}

@@ -233,3 +233,12 @@ func (s *Server) nextGame(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, watchPath(next), http.StatusSeeOther)
 }
+
+// importPage reads a record pasted or chosen as a file, to replay it.
+func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
+	lang, ok := s.language(w, r)
+	if !ok {
+		return
+	}
+	s.render(w, r, http.StatusOK, "import", lang, s.site.T(lang, "import.title"), nil)
+}

@@ -86,6 +86,10 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/resign", s.apiResign)
 	m.HandleFunc("POST /api/games/{id}/rematch", s.apiRematch)
 	m.HandleFunc("GET /api/games/{id}/ws", s.live)
+	m.HandleFunc("GET /api/games/{id}/positions", s.apiPositions)
+	m.HandleFunc("GET /api/games/{id}/record", s.apiRecord)
+	m.HandleFunc("POST /api/records", s.apiImport)
+	m.HandleFunc("GET /import", s.importPage)
 }
 
 // ServeHTTP adds the security headers every response carries, limits
@@ -101,7 +105,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	limit := int64(maxBody)
+	if r.URL.Path == "/api/records" {
+		limit = maxRecord
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	defer func() {
 		if p := recover(); p != nil {

@@ -3,6 +3,7 @@
 // ply they expect; the server answers with an ack or a clear error.
 import { t, time } from './i18n.js';
 import { load } from './boards.js';
+import { createReplay } from './replay.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,11 +16,18 @@ let socket = null;
 let retry = 0;
 let pending = null; // id of a move sent and not yet answered
 let nextMessage = 1;
+let replay;
+let past = { version: -1, positions: [] }; // every position, fetched for replaying
 
 export async function start() {
   boot = JSON.parse($('boot').textContent);
   mod = await load(boot.game);
   board = mod.create($('board'), { t, send: play, marks: [] });
+  replay = createReplay({ t, count: () => (state ? state.moves.length : 0), show: showAt, liveText: () => t('replay.live') });
+  $('moves').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-ply]');
+    if (b) replay.go(Number(b.dataset.ply));
+  });
   if (boot.invite) {
     await join();
   } else if (boot.used) {
@@ -183,10 +191,36 @@ function resultText(s) {
   return text;
 }
 
+// showAt draws the position after k moves, or the live game for null.
+async function showAt(k) {
+  if (k === null) {
+    render();
+    return;
+  }
+  if (past.version !== version) {
+    const res = await fetch(`/api/games/${boot.id}/positions`);
+    if (!res.ok) return;
+    past = await res.json();
+  }
+  if (replay.viewing() !== k || !past.positions[k]) return; // moved on meanwhile
+  board.update({ view: past.positions[k].view, legal: [] });
+  markViewed(k);
+}
+
+function markViewed(k) {
+  for (const b of $('moves').querySelectorAll('button[data-ply]')) {
+    if (Number(b.dataset.ply) === k) b.setAttribute('aria-current', 'step');
+    else b.removeAttribute('aria-current');
+  }
+}
+
 function render() {
   if (!state) return;
   const mine = boot.seat && state.status === 'playing' && state.to_move === boot.seat && !pending;
-  board.update({ ...state, legal: mine ? state.legal || [] : [] });
+  const viewing = replay.viewing();
+  if (viewing === null) {
+    board.update({ ...state, legal: mine ? state.legal || [] : [] });
+  }
   $('status').textContent = statusText();
   document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
   const opts = Object.entries(state.options || {}).filter(([k]) => k === 'size').map(([, v]) => v);
@@ -195,8 +229,10 @@ function render() {
   $('summary').textContent = summary;
   $('summary').hidden = !summary;
   renderMoves();
+  markViewed(viewing);
   renderPlayers();
   renderActions(mine);
+  $('replay-banner').textContent = viewing === null ? '' : t('replay.viewing', { n: viewing, total: state.moves.length });
 }
 
 function renderMoves() {
@@ -213,7 +249,12 @@ function renderMoves() {
       const n = i;
       li.dataset.ply = String(n + 1);
       li.className = event.seat;
-      li.textContent = mod.moveLabel ? mod.moveLabel(event.move, captured[n] || 0, t) : moveLabel(event.move, captured[n] || 0);
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'move';
+      b.dataset.ply = String(n + 1);
+      b.textContent = mod.moveLabel ? mod.moveLabel(event.move, captured[n] || 0, t) : moveLabel(event.move, captured[n] || 0);
+      li.append(b);
       i++;
     }
     list.append(li);

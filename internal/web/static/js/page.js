@@ -23,3 +23,6 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
 if (document.getElementById('game')) {
   import('./game.js').then((m) => m.start());
 }
+if (document.getElementById('import')) {
+  import('./import.js').then((m) => m.start());
+}

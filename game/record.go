@@ -1,0 +1,156 @@
+package game
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Record is a whole game for people and other programs: its options, who
+// played, when, how it ended, and the moves in the game's notation.
+type Record struct {
+	Game    string
+	Options Options
+	Date    string // as written, for example 2026-11-30
+	White   string
+	Black   string
+	// Winner is "white", "black", "none" for a draw, or "" while the
+	// game is unfinished or the record does not say.
+	Winner string
+	Reason string // the rule's word, or "resign"
+	Moves  []string
+}
+
+// RecordFormat is a game's own record format, such as Little Golem's .hgf
+// for Havannah. Games without one use the plain text of Record.Text.
+type RecordFormat struct {
+	Ext   string // file name extension, without the dot
+	Write func(Record) (string, error)
+	// Read parses a record; it need not check the moves against the rules.
+	Read func(text string) (Record, error)
+}
+
+// ErrRecord marks a record that cannot be read.
+var ErrRecord = errors.New("bad record")
+
+// Text writes r as plain text: a header of [Name "value"] lines, then one
+// move per line, numbered from 1.
+//
+//	[Game "dvonn"]
+//	[Date "2026-11-30"]
+//	[White "Anna"]
+//	[Black "Ben"]
+//	[Winner "white"]
+//	[Reason "score"]
+//
+//	1. F5
+//	2. H5
+func (r Record) Text() string {
+	var b strings.Builder
+	tag := func(name, value string) {
+		if value != "" {
+			fmt.Fprintf(&b, "[%s %s]\n", name, strconv.Quote(value))
+		}
+	}
+	tag("Game", r.Game)
+	var opts []string
+	for k, v := range r.Options {
+		opts = append(opts, fmt.Sprintf("%s=%d", k, v))
+	}
+	sort.Strings(opts)
+	tag("Options", strings.Join(opts, " "))
+	tag("Date", r.Date)
+	tag("White", r.White)
+	tag("Black", r.Black)
+	tag("Winner", r.Winner)
+	tag("Reason", r.Reason)
+	b.WriteString("\n")
+	for i, m := range r.Moves {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, m)
+	}
+	return b.String()
+}
+
+// ParseText reads what Text writes. Move numbers are optional, but when
+// present they must count up from 1; an error names the line at fault.
+func ParseText(text string) (Record, error) {
+	var r Record
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		s := strings.TrimSpace(sc.Text())
+		switch {
+		case s == "" || strings.HasPrefix(s, "#"):
+			continue
+		case strings.HasPrefix(s, "["):
+			if len(r.Moves) > 0 {
+				return Record{}, fmt.Errorf("%w: line %d: a header line after the moves", ErrRecord, line)
+			}
+			if err := r.setTag(s); err != nil {
+				return Record{}, fmt.Errorf("%w: line %d: %v", ErrRecord, line, err)
+			}
+		default:
+			for _, f := range strings.Fields(s) {
+				if num, ok := strings.CutSuffix(f, "."); ok {
+					if n, err := strconv.Atoi(num); err != nil || n != len(r.Moves)+1 {
+						return Record{}, fmt.Errorf("%w: line %d: move number %s, expected %d", ErrRecord, line, f, len(r.Moves)+1)
+					}
+					continue
+				}
+				r.Moves = append(r.Moves, f)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Record{}, fmt.Errorf("%w: %v", ErrRecord, err)
+	}
+	if r.Game == "" {
+		return Record{}, fmt.Errorf(`%w: no [Game "..."] line names the game`, ErrRecord)
+	}
+	return r, nil
+}
+
+func (r *Record) setTag(s string) error {
+	inner, ok := strings.CutSuffix(strings.TrimPrefix(s, "["), "]")
+	name, quoted, found := strings.Cut(inner, " ")
+	if !ok || !found {
+		return fmt.Errorf(`a header line looks like [Name "value"]`)
+	}
+	value, err := strconv.Unquote(strings.TrimSpace(quoted))
+	if err != nil {
+		return fmt.Errorf(`the value of %s must be in double quotes`, name)
+	}
+	switch name {
+	case "Game":
+		r.Game = value
+	case "Options":
+		r.Options = Options{}
+		for _, o := range strings.Fields(value) {
+			k, v, _ := strings.Cut(o, "=")
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("option %q is not name=number", o)
+			}
+			r.Options[k] = n
+		}
+	case "Date":
+		r.Date = value
+	case "White":
+		r.White = value
+	case "Black":
+		r.Black = value
+	case "Winner":
+		if value != "white" && value != "black" && value != "none" {
+			return fmt.Errorf(`Winner must be "white", "black" or "none"`)
+		}
+		r.Winner = value
+	case "Reason":
+		r.Reason = value
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package game_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"bretter/game"
+)
+
+func TestRecordText(t *testing.T) {
+	r := game.Record{Game: "dvonn", Options: game.Options{"b": 2, "a": 1}, Date: "2026-11-30", White: `Anna "A"`, Black: "Ben",
+		Winner: "white", Reason: "score", Moves: strings.Fields("F5 H5 D3 PASS C3D4")}
+	text := r.Text()
+	if !strings.Contains(text, "[Options \"a=1 b=2\"]\n") || !strings.Contains(text, "\n1. F5\n2. H5\n") {
+		t.Fatalf("text:\n%s", text)
+	}
+	back, err := game.ParseText(text)
+	if err != nil || !reflect.DeepEqual(back, r) {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	bare, err := game.ParseText("[Game \"fanorona\"]\n# a comment\nd2-e3A f3-f4W\n  \n3. c3-d3A\n")
+	if err != nil || strings.Join(bare.Moves, " ") != "d2-e3A f3-f4W c3-d3A" {
+		t.Fatalf("moves without numbers: %+v, %v", bare, err)
+	}
+}
+
+func TestParseTextErrors(t *testing.T) {
+	for text, want := range map[string]string{
+		"":                                    "no [Game",
+		"1. e5":                               "no [Game",
+		"[Game havannah]":                     "double quotes",
+		"[Game \"havannah\"\n":                "looks like",
+		"[Game \"havannah\"]\n2. e5":          "line 2: move number 2., expected 1",
+		"[Game \"x\"]\n1. e5 3. d4":           "move number 3., expected 2",
+		"[Game \"x\"]\n1. e5\n[Date \"y\"]":   "line 3: a header line after the moves",
+		"[Game \"x\"]\n[Options \"size=x\"]":  "not name=number",
+		"[Game \"x\"]\n[Winner \"everyone\"]": "Winner must be",
+	} {
+		_, err := game.ParseText(text)
+		if !errors.Is(err, game.ErrRecord) || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseText(%q) = %v, want %q", text, err, want)
+		}
+	}
+}
+
+func FuzzParseText(f *testing.F) {
+	f.Add("[Game \"dvonn\"]\n[Options \"size=4\"]\n\n1. F5\n2. H5\n")
+	f.Add("[Game \"x\"]\n1. a 2. b")
+	f.Fuzz(func(t *testing.T, text string) {
+		r, err := game.ParseText(text)
+		if err != nil {
+			return
+		}
+		again, err := game.ParseText(r.Text())
+		if err != nil {
+			t.Fatalf("a parsed record does not read back: %v\n%s", err, r.Text())
+		}
+		if len(again.Moves) != len(r.Moves) || again.Game != r.Game {
+			t.Fatalf("round trip changed the record: %+v / %+v", r, again)
+		}
+	})
+}

@@ -1,0 +1,177 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"bretter/game"
+)
+
+// position is one step of a replay: the board after a number of moves.
+type position struct {
+	View   any    `json:"view"`
+	ToMove string `json:"to_move"`
+}
+
+// positions replays moves and returns the position before the first move
+// and after each one.
+func positions(engine game.Game, opts game.Options, moves []string) ([]position, int, error) {
+	s, _, err := engine.Start(opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := []position{{View: s.View(), ToMove: s.ToMove().String()}}
+	for i, text := range moves {
+		m, err := s.ParseMove(text)
+		if err == nil {
+			err = s.Play(m)
+		}
+		if err != nil {
+			return nil, i + 1, err
+		}
+		out = append(out, position{View: s.View(), ToMove: s.ToMove().String()})
+	}
+	return out, 0, nil
+}
+
+// apiPositions gives every position of a game, for stepping through it.
+func (s *Server) apiPositions(w http.ResponseWriter, r *http.Request) {
+	var moves []string
+	var engine game.Game
+	var opts game.Options
+	var version int
+	err := s.hub.with(r.Context(), r.PathValue("id"), func(g *liveGame) error {
+		moves, engine, opts, version = append([]string(nil), g.moves...), g.engine, g.rec.Options, len(g.events)
+		return nil
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	list, _, err := positions(engine, opts, moves)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"version": version, "moves": moves, "positions": list})
+}
+
+// record is a game as a record: players are unknown to the site.
+func (g *liveGame) record() game.Record {
+	r := game.Record{Game: g.rec.Game, Options: g.rec.Options, Date: g.rec.Created.UTC().Format("2006-01-02"),
+		White: "?", Black: "?", Moves: g.moves}
+	if g.rec.Status == "over" {
+		r.Winner, r.Reason = g.rec.Winner, g.rec.Reason
+	}
+	return r
+}
+
+// writeRecord renders a record in the game's own format, or as text.
+func writeRecord(engine game.Game, r game.Record) (text, ext string, err error) {
+	if f := engine.Records; f != nil {
+		text, err = f.Write(r)
+		return text, f.Ext, err
+	}
+	return r.Text(), "txt", nil
+}
+
+// apiRecord downloads a game's record, finished or not.
+func (s *Server) apiRecord(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	var rec game.Record
+	var engine game.Game
+	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
+		rec, engine = g.record(), g.engine
+		return nil
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	text, ext, err := writeRecord(engine, rec)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="bretter-%s-%s.%s"`, rec.Game, id, ext))
+	w.Write([]byte(text))
+}
+
+// maxRecord bounds an imported record.
+const maxRecord = 256 << 10
+
+// apiImport reads a record (any game's own format, or the text format),
+// checks every move, and returns it with its positions. An error names the
+// move at fault.
+func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Text string `json:"text"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		if e := asError(err); e.Code == "too_large" {
+			err = refuse(e.Status, e.Code, "the record is larger than %d bytes", maxRecord)
+		}
+		writeError(w, err)
+		return
+	}
+	rec, engine, err := s.parseRecord(req.Text)
+	if err != nil {
+		writeError(w, refuse(http.StatusUnprocessableEntity, "bad_record", "%v", err))
+		return
+	}
+	opts, err := engine.Resolve(rec.Options)
+	if err != nil {
+		writeError(w, refuse(http.StatusUnprocessableEntity, "bad_record", "%v", err))
+		return
+	}
+	list, ply, err := positions(engine, opts, rec.Moves)
+	if err != nil {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
+			"error": fmt.Sprintf("move %d (%s): %v", ply, rec.Moves[ply-1], err), "code": "bad_record", "ply": ply})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"game": rec.Game, "options": opts, "date": rec.Date, "white": rec.White, "black": rec.Black,
+		"winner": rec.Winner, "reason": rec.Reason, "moves": rec.Moves, "positions": list,
+	})
+}
+
+// parseRecord tells the format by its first character: "(" for the SGF
+// family (.hgf), "[" for the text format.
+func (s *Server) parseRecord(text string) (game.Record, game.Game, error) {
+	text = strings.TrimSpace(strings.TrimPrefix(text, "\ufeff"))
+	if text == "" {
+		return game.Record{}, game.Game{}, errors.New("the record is empty")
+	}
+	if text[0] == '[' {
+		rec, err := game.ParseText(text)
+		if err != nil {
+			return rec, game.Game{}, err
+		}
+		engine, ok := s.games[rec.Game]
+		if !ok {
+			return rec, game.Game{}, fmt.Errorf("unknown game %q", rec.Game)
+		}
+		return rec, engine, nil
+	}
+	var firstErr error
+	for _, engine := range s.games {
+		if engine.Records == nil {
+			continue
+		}
+		rec, err := engine.Records.Read(text)
+		if err == nil {
+			return rec, engine, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr == nil {
+		firstErr = errors.New("this is not a record the site knows")
+	}
+	return game.Record{}, game.Game{}, firstErr
+}

@@ -1,0 +1,107 @@
+package server
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"bretter/game"
+)
+
+func TestPositionsAndRecords(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":8},"start":"me"}`)
+	for i, m := range strings.Fields("h3 g4 f3") {
+		secret := g.white
+		if i%2 == 1 {
+			secret = g.black
+		}
+		ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil)
+	}
+	ts.call(t, "POST", "/api/games/"+g.id+"/resign", g.black, nil, nil)
+
+	var p struct {
+		Version   int
+		Moves     []string
+		Positions []struct {
+			View   struct{ Stones, Last string }
+			ToMove string `json:"to_move"`
+		}
+	}
+	if code := ts.call(t, "GET", "/api/games/"+g.id+"/positions", "", nil, &p); code != 200 {
+		t.Fatalf("positions: %d", code)
+	}
+	if p.Version != 4 || len(p.Positions) != 4 || p.Positions[0].View.Last != "" || p.Positions[2].View.Last != "g4" ||
+		strings.Count(p.Positions[3].View.Stones, "w") != 2 || p.Positions[1].ToMove != "black" {
+		t.Fatalf("positions: %+v", p)
+	}
+
+	res, err := http.Get(ts.URL + "/api/games/" + g.id + "/record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hgf, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(res.Header.Get("Content-Disposition"), ".hgf") ||
+		!strings.Contains(string(hgf), "SZ[8]RE[B];W[H3];B[G4];W[F3];B[resign])") {
+		t.Fatalf("havannah record (%s):\n%s", res.Header.Get("Content-Disposition"), hgf)
+	}
+
+	// The downloaded record imports again, with the same positions.
+	var imp struct {
+		Game, Winner, Reason string
+		Options              game.Options
+		Moves                []string
+		Positions            []any
+	}
+	if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": string(hgf)}, &imp); code != 200 {
+		t.Fatalf("import: %d", code)
+	}
+	if imp.Game != "havannah" || imp.Options["size"] != 8 || strings.Join(imp.Moves, " ") != "h3 g4 f3" ||
+		imp.Winner != "white" || imp.Reason != "resign" || len(imp.Positions) != 4 {
+		t.Fatalf("import: %+v", imp)
+	}
+
+	d := ts.newGame(t, `{"game":"dvonn","start":"me"}`)
+	ts.call(t, "POST", "/api/games/"+d.id+"/moves", d.white, `{"ply":0,"move":"F5"}`, nil)
+	res, _ = http.Get(ts.URL + "/api/games/" + d.id + "/record")
+	text, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(res.Header.Get("Content-Disposition"), ".txt") || !strings.Contains(string(text), "[Game \"dvonn\"]") ||
+		!strings.Contains(string(text), "\n1. F5\n") {
+		t.Fatalf("dvonn record:\n%s", text)
+	}
+	if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": string(text)}, &imp); code != 200 || imp.Game != "dvonn" || len(imp.Positions) != 2 {
+		t.Fatalf("import of a dvonn record: %d %+v", code, imp)
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tt := range []struct{ text, want string }{
+		{"", "the record is empty"},
+		{"hello", "starts with ("},
+		{"[Game \"chess\"]\n1. e4", `unknown game "chess"`},
+		{"[Game \"havannah\"]\n[Options \"size=12\"]", "option size must be between 4 and 10"},
+		{"[Game \"dvonn\"]\n1. F5\n2. F5", "move 2 (F5): illegal move: F5 is occupied"},
+		{"[Game \"fanorona\"]\n1. d2-e3", "move 1 (d2-e3): illegal move d2-e3: capture is compulsory"},
+		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move: h3 is already taken"},
+	} {
+		var e struct {
+			Error, Code string
+			Ply         int
+		}
+		code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": tt.text}, &e)
+		if code != http.StatusUnprocessableEntity || e.Code != "bad_record" || !strings.Contains(e.Error, tt.want) {
+			t.Errorf("import %q: %d %+v, want %q", tt.text, code, e, tt.want)
+		}
+	}
+	big := `{"text":"` + strings.Repeat("x", maxRecord) + `"}`
+	if code := ts.call(t, "POST", "/api/records", "", big, nil); code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("an oversized record: %d", code)
+	}
+	if code := ts.call(t, "GET", "/api/games/zzzzzzzzzz/record", "", nil, nil); code != 404 {
+		t.Fatalf("record of an unknown game: %d", code)
+	}
+}

@@ -1,0 +1,84 @@
+// The import page: a record pasted or chosen as a file is sent to the
+// server, which checks every move; the game then replays here like any
+// other, or the page says which move is wrong and why.
+import { t } from './i18n.js';
+import { load } from './boards.js';
+import { createReplay } from './replay.js';
+
+const $ = (id) => document.getElementById(id);
+let replay;
+let record;
+let board;
+
+export function start() {
+  $('record-file').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (file) $('record-text').value = await file.text();
+  });
+  $('import-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('import-error').textContent = '';
+    const res = await fetch('/api/records', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: $('record-text').value }),
+    });
+    const body = await res.json().catch(() => ({ error: String(res.status) }));
+    if (!res.ok) {
+      $('import-error').textContent = t('import.error', { error: body.error });
+      return;
+    }
+    await show(body);
+  });
+}
+
+async function show(rec) {
+  record = rec;
+  const mod = await load(rec.game);
+  board = mod.create($('board'), { t, send: null, marks: [] });
+  $('viewer').hidden = false;
+  $('viewer-title').textContent = [t(`game.${rec.game}.name`), rec.date].filter(Boolean).join(' · ');
+  $('viewer-result').textContent = resultText(rec);
+  const list = $('moves');
+  list.replaceChildren();
+  rec.moves.forEach((m, i) => {
+    const li = document.createElement('li');
+    li.dataset.ply = String(i + 1);
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'move';
+    b.dataset.ply = String(i + 1);
+    b.textContent = mod.moveLabel ? mod.moveLabel(m, 0, t) : m;
+    li.append(b);
+    list.append(li);
+  });
+  list.onclick = (e) => {
+    const b = e.target.closest('button[data-ply]');
+    if (b) replay.go(Number(b.dataset.ply));
+  };
+  replay ??= createReplay({
+    t,
+    count: () => record.moves.length,
+    show: (k) => {
+      const at = k === null ? record.moves.length : k;
+      board.update({ view: record.positions[at].view, legal: [] });
+      for (const b of $('moves').querySelectorAll('button[data-ply]')) {
+        if (Number(b.dataset.ply) === at) b.setAttribute('aria-current', 'step');
+        else b.removeAttribute('aria-current');
+      }
+    },
+    liveText: () => t('replay.end', { total: record.moves.length }),
+  });
+  replay.go(null);
+  $('viewer').scrollIntoView({ block: 'start' });
+}
+
+function resultText(rec) {
+  if (!rec.winner) return '';
+  if (rec.winner === 'none') return t('result.draw');
+  const winner = t('colour.' + rec.winner);
+  const loser = t('colour.' + (rec.winner === 'white' ? 'black' : 'white'));
+  const key = 'result.' + rec.reason;
+  const text = t(key, { winner, loser });
+  return text === key ? t('result.other', { winner }) : text;
+}

@@ -1,0 +1,39 @@
+// Stepping through a game's positions: the buttons under the board, the
+// keys ←/→/Home/End, or a click on a move in the list. Position k is the
+// board after k moves; "live" is the game as it stands now.
+export function createReplay({ t, count, show, liveText }) {
+  const controls = document.getElementById('replay');
+  const banner = document.getElementById('replay-banner');
+  let at = null; // null: live
+
+  function go(k) {
+    const n = count();
+    at = k === null || k >= n ? null : Math.max(0, k);
+    banner.textContent = at === null ? liveText() : t('replay.viewing', { n: at, total: n });
+    banner.classList.toggle('viewing', at !== null);
+    show(at);
+  }
+
+  function step(delta) {
+    const n = count();
+    if (at === null && delta > 0) return;
+    go((at === null ? n : at) + delta);
+  }
+
+  controls.addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-step]');
+    if (!b) return;
+    ({ first: () => go(0), prev: () => step(-1), next: () => step(1), last: () => go(null) })[b.dataset.step]();
+  });
+
+  document.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest('input, textarea, select, dialog')) return;
+    const action = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => go(0), End: () => go(null), Escape: () => go(null) }[e.key];
+    if (action && count() > 0) {
+      e.preventDefault();
+      action();
+    }
+  });
+
+  return { go, viewing: () => at };
+}
