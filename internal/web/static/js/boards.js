@@ -3,7 +3,8 @@
 //   create(element, ctx) -> { update(state) }
 //
 // where state is a game snapshot from the server ({view, legal, seat,
-// to_move, status, ...}; diagrams pass only view) and ctx holds
+// to_move, status, ...}; diagrams pass only view; state.preview is a move
+// the player chose and has yet to confirm, to be shown as such) and ctx holds
 //   t(key, params)   translations
 //   send(move)       plays a move, in the game's notation (game page only)
 //   marks            cell names to point at (diagrams only)

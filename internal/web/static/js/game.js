@@ -4,6 +4,8 @@
 import { t, time } from './i18n.js';
 import { load } from './boards.js';
 import { createReplay } from './replay.js';
+import { wire } from './settings.js';
+import * as sound from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,11 +19,27 @@ let retry = 0;
 let pending = null; // id of a move sent and not yet answered
 let nextMessage = 1;
 let replay;
+let settings;
+let preview = null; // a move chosen and waiting for confirmation
 let past = { version: -1, positions: [] }; // every position, fetched for replaying
 
 export async function start() {
   boot = JSON.parse($('boot').textContent);
   mod = await load(boot.game);
+  settings = wire(() => render());
+  $('pending-yes').addEventListener('click', () => {
+    const move = preview;
+    preview = null;
+    if (move) sendMove(move);
+  });
+  $('pending-no').addEventListener('click', () => {
+    preview = null;
+    render();
+  });
+  $('move-form')?.addEventListener('submit', (e) => {
+    e.preventDefault();
+    typed($('move-input').value.trim());
+  });
   board = mod.create($('board'), { t, send: play, marks: [] });
   replay = createReplay({ t, count: () => (state ? state.moves.length : 0), show: showAt, liveText: () => t('replay.live') });
   $('moves').addEventListener('click', (e) => {
@@ -136,8 +154,39 @@ function notice(text) {
   $('notice').textContent = text;
 }
 
-// play sends the viewer's move.
+// play takes the viewer's move from the board: at once, or after a
+// confirmation when the viewer asked for one.
 function play(move) {
+  if (pending || !state) return;
+  if (settings.confirm) {
+    preview = move;
+    render();
+    $('pending-yes').focus();
+    return;
+  }
+  sendMove(move);
+}
+
+// typed plays a move written in the game's notation, if it is one of the
+// legal moves the server sent.
+function typed(text) {
+  if (!text) return;
+  const mine = state && boot.seat && state.status === 'playing' && state.to_move === boot.seat;
+  if (!mine) {
+    notice(t('entry.not_now'));
+    return;
+  }
+  const legal = state.legal || [];
+  const move = legal.find((m) => m === text) ?? legal.find((m) => m.toLowerCase() === text.toLowerCase());
+  if (!move) {
+    notice(t('entry.illegal', { move: text }));
+    return;
+  }
+  $('move-input').value = '';
+  play(move);
+}
+
+function sendMove(move) {
   if (pending || !state) return;
   const id = nextMessage++;
   if (send({ type: 'move', id, ply: state.moves.length, move })) {
@@ -148,15 +197,21 @@ function play(move) {
 }
 
 function show(s) {
+  const ended = state && state.status !== 'over' && s.status === 'over';
   state = s;
+  preview = null;
   render();
+  if (ended && settings.sound) sound.end();
 }
 
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
   if (event.kind !== 'move') return;
-  if (event.seat !== boot.seat) notice('');
+  if (event.seat !== boot.seat) {
+    notice('');
+    if (settings.sound && state.status !== 'over') sound.move();
+  }
   const text = mod.eventText ? mod.eventText(event, state, t)
     : t('announce.move', { colour: colourName(event.seat), move: event.move });
   $('announce').textContent = text;
@@ -219,8 +274,10 @@ function render() {
   const mine = boot.seat && state.status === 'playing' && state.to_move === boot.seat && !pending;
   const viewing = replay.viewing();
   if (viewing === null) {
-    board.update({ ...state, legal: mine ? state.legal || [] : [] });
+    board.update({ ...state, legal: mine && !preview ? state.legal || [] : [], preview });
   }
+  $('pending').hidden = !preview;
+  $('pending-text').textContent = preview ? t('confirm.move', { move: preview }) : '';
   $('status').textContent = statusText();
   document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
   const opts = Object.entries(state.options || {}).filter(([k]) => k === 'size').map(([, v]) => v);

@@ -2,7 +2,9 @@
 // buttons and, on a game page, starts the live game.
 import { t } from './i18n.js';
 import { drawDiagrams } from './boards.js';
+import { apply, load } from './settings.js';
 
+apply(load());
 drawDiagrams(document, t);
 
 for (const button of document.querySelectorAll('button[data-copy]')) {

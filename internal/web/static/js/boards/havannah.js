@@ -94,7 +94,8 @@ export function create(el, ctx) {
     cells.forEach((cell, i) => {
       const stone = view.stones[i];
       const colour = stone === 'w' ? 'white' : stone === 'b' ? 'black' : '';
-      cell.g.setAttribute('class', ['cell', colour,
+      const preview = state.preview === cell.name ? `preview-${state.to_move}` : '';
+      cell.g.setAttribute('class', ['cell', colour, preview,
         cell.name === view.last ? 'last' : '',
         winning.has(cell.name) ? 'win' : '',
         marks.has(cell.name) ? 'marked' : '',

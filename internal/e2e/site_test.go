@@ -1,0 +1,205 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	bt "bretter/internal/browsertest"
+)
+
+// press sends keys to the page as a keyboard would.
+func press(t *testing.T, ctx context.Context, keys string) {
+	t.Helper()
+	must(t, chromedp.Do(ctx, chromedp.KeyEvent(keys)))
+}
+
+// typeInto focuses a field and types into it, key by key.
+func typeInto(t *testing.T, ctx context.Context, selector, text string) {
+	t.Helper()
+	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(selector)), chromedp.KeyEvent(text)))
+}
+
+// setValue puts text into a form field.
+func setValue(t *testing.T, ctx context.Context, selector, value string) {
+	t.Helper()
+	_, err := bt.Eval[bool](ctx, fmt.Sprintf(`(document.querySelector(%q).value = %q) !== null`, selector, value))
+	must(t, err)
+}
+
+// waitStones waits until the board shows n stones.
+func waitStones(t *testing.T, ctx context.Context, n int) {
+	t.Helper()
+	deadline := time.Now().Add(bt.Timeout)
+	for {
+		got, err := bt.Eval[int](ctx, `document.querySelectorAll("#board .cell.white, #board .cell.black").length`)
+		must(t, err)
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the board shows %d stones, want %d", got, n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// startPair creates a Havannah game of the given side and seats a friend.
+func startPair(t *testing.T, srv *bt.Server, alice, bob context.Context, size string) string {
+	t.Helper()
+	id := newGame(t, alice, srv, "havannah", map[string]string{"size": size}, "me")
+	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	waitStatus(t, bob, "Your friend's turn")
+	waitStatus(t, alice, "Your turn")
+	return id
+}
+
+// A game played from the keyboard alone: moves typed in the notation,
+// feedback for an illegal one, the position stepped through with the arrow
+// keys, every cell named for screen readers and each move announced.
+func TestKeyboardReplayAndScreenReaders(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	id := startPair(t, srv, alice, bob, "5")
+
+	typeInto(t, alice, "#move-input", "e5"+kb.Enter)
+	waitMoves(t, bob, 1)
+	must(t, bt.WaitText(bob, "#announce", "White plays e5"))
+	typeInto(t, bob, "#move-input", "E5"+kb.Enter)
+	must(t, bt.WaitText(bob, "#notice", "E5 is not a legal move here"))
+	setValue(t, bob, "#move-input", "")
+	typeInto(t, bob, "#move-input", "D4"+kb.Enter)
+	waitMoves(t, alice, 2)
+	must(t, bt.WaitText(alice, "#announce", "Black plays d4"))
+	typeInto(t, alice, "#move-input", "f6"+kb.Enter)
+	waitMoves(t, bob, 3)
+
+	// Every cell has a name, and the status is a live region.
+	unnamed, err := bt.Eval[int](bob, `[...document.querySelectorAll("#board [data-cell]")].filter(c => !(c.getAttribute("aria-label") || "").trim()).length`)
+	must(t, err)
+	cells, err := bt.Eval[int](bob, `document.querySelectorAll("#board [data-cell]").length`)
+	must(t, err)
+	if cells != 61 || unnamed != 0 {
+		t.Fatalf("%d cells, %d without an accessible name", cells, unnamed)
+	}
+	label, err := bt.Eval[string](bob, `document.querySelector('#board [data-cell="e5"]').getAttribute("aria-label")`)
+	must(t, err)
+	if label != "e5, white stone" {
+		t.Fatalf("e5 is called %q", label)
+	}
+	live, err := bt.Eval[string](bob, `document.getElementById("status").getAttribute("aria-live") + " " + document.getElementById("announce").getAttribute("aria-live")`)
+	must(t, err)
+	if live != "polite polite" {
+		t.Fatalf("live regions: %q", live)
+	}
+
+	// Stepping through the game with the keys; the live game is one key away.
+	must(t, chromedp.Do(bob, chromedp.Click(chromedp.CSS("h1.game-title"))))
+	press(t, bob, kb.ArrowLeft)
+	must(t, bt.WaitText(bob, "#replay-banner", "Viewing move 2 of 3"))
+	waitStones(t, bob, 2)
+	press(t, bob, kb.Home)
+	must(t, bt.WaitText(bob, "#replay-banner", "Viewing move 0 of 3"))
+	waitStones(t, bob, 0)
+	press(t, bob, kb.ArrowRight)
+	must(t, bt.WaitText(bob, "#replay-banner", "Viewing move 1 of 3"))
+	// Typing out of turn is refused with a reason.
+	typeInto(t, alice, "#move-input", "a1"+kb.Enter)
+	must(t, bt.WaitText(alice, "#notice", "It is not your turn"))
+	setValue(t, alice, "#move-input", "")
+	press(t, bob, kb.End)
+	must(t, bt.WaitText(bob, "#replay-banner", ""))
+	waitStones(t, bob, 3)
+	// A click on a move shows the position after it.
+	must(t, bt.Click(bob, `#moves button[data-ply="2"]`))
+	must(t, bt.WaitText(bob, "#replay-banner", "Viewing move 2 of 3"))
+	press(t, bob, kb.Escape)
+	bt.Screenshot(t, bob, "havannah-desktop-keyboard")
+	if s := apiState(t, srv, id); strings.Join(s.Moves, " ") != "e5 d4 f6" {
+		t.Fatalf("moves %v", s.Moves)
+	}
+}
+
+// On a phone the board fills the width and is never cut off, a tap on a
+// cell chooses a move and a second tap confirms it.
+func TestPhone(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice := bt.NewProfile(t, bt.Phone)
+	bob := bt.NewProfile(t, bt.Phone)
+	startPair(t, srv, alice, bob, "8")
+
+	box, err := bt.Eval[[]float64](alice, `(() => { const r = document.querySelector("#board svg").getBoundingClientRect(); return [r.left, r.right, r.width, window.innerWidth, document.documentElement.scrollWidth]; })()`)
+	must(t, err)
+	left, right, width, inner, scroll := box[0], box[1], box[2], box[3], box[4]
+	if left < 0 || right > inner || width < 0.9*inner || scroll > inner {
+		t.Fatalf("board from %.0f to %.0f (%.0f wide) in a %.0f wide screen, page %.0f wide", left, right, width, inner, scroll)
+	}
+	checked, err := bt.Eval[bool](alice, `document.querySelector('input[data-setting="confirm"]').checked`)
+	must(t, err)
+	if !checked {
+		t.Fatal("confirming moves is not on by default on a touch screen")
+	}
+	must(t, bt.Tap(alice, `#board [data-cell="h8"]`))
+	must(t, bt.WaitText(alice, "#pending-text", "Play h8?"))
+	bt.Screenshot(t, alice, "havannah-phone-confirm")
+	must(t, bt.Tap(alice, "#pending-yes"))
+	waitMoves(t, bob, 1)
+	must(t, bt.Tap(bob, `#board [data-cell="g7"]`))
+	must(t, bt.Tap(bob, "#pending-no"))
+	must(t, bt.Tap(bob, `#board [data-cell="g8"]`))
+	must(t, bt.Tap(bob, "#pending-yes"))
+	waitMoves(t, alice, 2)
+	if s, _ := bt.Eval[string](alice, `[...document.querySelectorAll("#moves button")].map(b => b.textContent).join(" ")`); s != "h8 g8" {
+		t.Fatalf("moves after tapping: %q", s)
+	}
+	bt.Screenshot(t, bob, "havannah-phone-game")
+}
+
+// German and English are switchable on every page, and the choice stays.
+func TestLanguageSwitch(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, srv.URL+"/"))
+	must(t, bt.WaitText(p, "h1", "All boards"))
+	must(t, bt.Click(p, `.langs a[hreflang="de"]`))
+	must(t, bt.WaitText(p, "h1", "Alle Bretter"))
+	must(t, bt.Click(p, `.board-card a[href="/havannah"]`))
+	must(t, bt.WaitText(p, ".rules", "Wie man gewinnt"))
+	lang, err := bt.Eval[string](p, `document.documentElement.lang`)
+	must(t, err)
+	if lang != "de" {
+		t.Fatalf("html lang %q", lang)
+	}
+	newGame(t, p, srv, "havannah", map[string]string{"size": "4"}, "me")
+	waitStatus(t, p, "Warte, bis dein Gegenüber die Einladung öffnet")
+	must(t, bt.Click(p, `.langs a[hreflang="en"]`))
+	waitStatus(t, p, "Waiting for your friend")
+}
+
+// A record with a wrong move is refused with the move and the reason; a
+// good one replays.
+func TestImportRecord(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, srv.URL+"/import"))
+	bad := `(;FF[4]SZ[5];W[E5];B[D4];W[E5])`
+	setValue(t, p, "#record-text", bad)
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	must(t, bt.WaitText(p, "#import-error", "move 3 W[E5]: illegal move: e5 is already taken"))
+
+	good := fmt.Sprintf("(;FF[4]PB[anna]PW[ben]SZ[5]RE[B]%s)", ";W[E5];B[D4];W[F6];B[resign]")
+	setValue(t, p, "#record-text", good)
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	must(t, bt.WaitText(p, "#viewer-result", "Black resigned: White wins"))
+	must(t, bt.WaitText(p, "#replay-banner", "Final position (3 moves)"))
+	waitStones(t, p, 3)
+	press(t, p, kb.ArrowLeft)
+	must(t, bt.WaitText(p, "#replay-banner", "Viewing move 2 of 3"))
+	waitStones(t, p, 2)
+	bt.Screenshot(t, p, "import-desktop")
+}
