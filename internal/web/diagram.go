@@ -49,8 +49,9 @@ func (s *Site) diagram(name, options, moves string, marks ...string) (template.H
 // thumbnails are the positions the home page shows for each game.
 var thumbnails = map[string][2]string{
 	"havannah": {"size=5", "e5 d4 e6 c3 f6 g7 d5 d6 f5 b2 e4"},
-	"dvonn": {"", "D3 F3 H3 A1 B1 C1 D1 E1 F1 G1 H1 I1 A2 B2 C2 D2 E2 F2 G2 H2 I2 J2 A3 B3 C3 E3 G3 I3 J3 K3 " +
-		"B4 C4 D4 E4 F4 G4 H4 I4 J4 K4 C5 D5 E5 F5 G5 H5 I5 J5 K5"},
+	"dvonn": {"", "C3 F3 I3 E4 F2 G2 E3 D4 H3 J4 G5 D2 D3 C4 I5 G4 K4 J2 E1 I2 A2 A1 F5 H4 J5 H1 E5 G3 E2 H5 " +
+		"C5 K5 A3 F1 D5 B4 F4 B2 B3 C2 C1 D1 H2 G1 K3 B1 I1 J3 I4 D5E5 B1C1 A2B2 C4C3 E5C5 K5K4 B3A3 E4F4 " +
+		"E3D3 H5I5 D3F3 G4H4 E1E2 H4F4 I4J5 F1F2 F5G5 D4C3 H3I3 H1H2 K3K4"},
 	"fanorona": {"", ""},
 }
 

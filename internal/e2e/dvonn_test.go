@@ -1,0 +1,305 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"bretter/game"
+	"bretter/games/dvonn"
+	bt "bretter/internal/browsertest"
+)
+
+// Two friends play a whole game of DVONN by clicking: White at a desktop,
+// Black on a phone, tapping. The game has a cut-off and a forced pass; the
+// pages must show both, keep the score and agree with the engine on the
+// result.
+func TestDVONNWholeGame(t *testing.T) {
+	plan := dvonnPlan(t)
+
+	srv := bt.StartServer(t, "")
+	alice := bt.NewProfile(t)
+	bob := bt.NewProfile(t, bt.Phone)
+	id := newGame(t, alice, srv, "dvonn", nil, "me")
+	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	waitStatus(t, bob, "Your friend's turn")
+	waitStatus(t, alice, "Your turn")
+	must(t, bt.WaitText(alice, "#summary", "Still to place: 3 DVONN, 23 white, 23 black."))
+
+	pages := map[game.Player]context.Context{game.White: alice, game.Black: bob}
+	s := dvonn.New()
+	var cutSeen, passSeen, asked bool
+	for i := 0; i < len(plan); {
+		mover := s.ToMove()
+		ctx := pages[mover]
+		waitStatus(t, ctx, "Your turn")
+		switch {
+		case i == 2:
+			// The third DVONN piece goes down by keyboard.
+			pressEnterOn(t, ctx, plan[i])
+		case len(plan[i]) == 4 && !s.Placing() && s.Ply() == dvonn.PlacementPlies:
+			chooseStack(t, ctx, s, plan[i])
+			bt.Screenshot(t, ctx, "dvonn-desktop-choose")
+			tapOrClick(t, ctx, mover, plan[i][2:])
+		case len(plan[i]) == 4:
+			tapOrClick(t, ctx, mover, plan[i][:2])
+			tapOrClick(t, ctx, mover, plan[i][2:])
+		default:
+			tapOrClick(t, ctx, mover, plan[i])
+		}
+		if mover == game.Black && confirmIfAsked(t, ctx, plan[i], !asked) {
+			asked = true
+		}
+		play(t, s, plan[i])
+		i++
+		cut := s.LastCaptured()
+		removed := len(s.View().(dvonn.View).Removed)
+		passed := false
+		for i < len(plan) && plan[i] == "PASS" { // the server plays it
+			play(t, s, plan[i])
+			i++
+			passed = true
+		}
+		waitMoves(t, pages[mover.Other()], i)
+		waitMoves(t, ctx, i)
+
+		if cut > 0 && !cutSeen {
+			cutSeen = true
+			label := fmt.Sprintf("%s ×%d", plan[indexOfLastMove(plan[:i])], cut)
+			for _, page := range pages {
+				must(t, bt.WaitText(page, "#moves", label))
+				gone, err := bt.Eval[int](page, `document.querySelectorAll("#board .space.gone").length`)
+				must(t, err)
+				if gone != removed {
+					t.Errorf("after %s the board marks %d spaces as cut off, want %d", label, gone, removed)
+				}
+			}
+			for _, page := range pages { // the cut-off stacks fade out, then leave an outline
+				_, err := bt.Eval[bool](page, `Promise.all(document.getAnimations().map((a) => a.finished)).then(() => true)`)
+				must(t, err)
+			}
+			bt.Screenshot(t, alice, "dvonn-desktop-cutoff")
+			bt.Screenshot(t, bob, "dvonn-phone-cutoff")
+		}
+		if passed {
+			passSeen = true
+			who := map[game.Player]string{game.White: "White", game.Black: "Black"}[mover.Other()]
+			for _, page := range pages {
+				must(t, bt.WaitText(page, "#summary", who+" cannot move and passes."))
+				must(t, bt.WaitText(page, "#moves li.latest", "pass"))
+			}
+			must(t, bt.WaitText(ctx, "#announce", who+" cannot move and passes."))
+			bt.Screenshot(t, alice, "dvonn-desktop-pass")
+			bt.Screenshot(t, bob, "dvonn-phone-pass")
+		}
+		if i == 3 {
+			bt.Screenshot(t, bob, "dvonn-phone-placing")
+		}
+	}
+	if !cutSeen || !passSeen {
+		t.Fatalf("the game had a cut-off: %v, a pass: %v", cutSeen, passSeen)
+	}
+
+	out := s.Outcome()
+	w, b := s.Score()
+	result := fmt.Sprintf("%s wins: White %d, Black %d.", map[game.Player]string{game.White: "White", game.Black: "Black"}[out.Winner], w, b)
+	if out.Winner == game.Nobody {
+		result = fmt.Sprintf("A draw, %d to %d.", w, b)
+	}
+	for seat, page := range pages {
+		must(t, bt.WaitText(page, "#status", result))
+		if out.Winner != game.Nobody {
+			must(t, bt.WaitText(page, "#status", map[bool]string{true: "You won", false: "You lost"}[seat == out.Winner]))
+		}
+		must(t, bt.WaitText(page, "#summary", fmt.Sprintf("Score: White %d, Black %d.", w, b)))
+	}
+	checkLabels(t, bob, s)
+	bt.Screenshot(t, alice, "dvonn-desktop-end")
+	bt.Screenshot(t, bob, "dvonn-phone-end")
+
+	api := apiState(t, srv, id)
+	if strings.Join(api.Moves, " ") != strings.Join(plan, " ") {
+		t.Fatalf("the API has the moves\n%s\nwant\n%s", strings.Join(api.Moves, " "), strings.Join(plan, " "))
+	}
+	replayed, _, err := game.Replay(dvonn.Game(), nil, api.Moves)
+	must(t, err)
+	got := replayed.Outcome()
+	if api.Status != "over" || api.Result == nil || api.Result.Winner != got.Winner.String() || api.Result.Reason != got.Reason || !got.Over {
+		t.Fatalf("the API says %s %+v; the engine, replaying its moves, says %+v", api.Status, api.Result, got)
+	}
+}
+
+// dvonnPlan picks the game to click through: the first seed whose random
+// game (uniform over the engine's legal moves) cuts pieces off, has a forced
+// pass, ends with a winner and is short. Everything is deterministic, so the
+// test plays the same game every time.
+func dvonnPlan(t *testing.T) []string {
+	t.Helper()
+	for seed := uint64(1); seed <= 2000; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 0))
+		s := dvonn.New()
+		var moves []string
+		cut, pass := false, false
+		for !s.Outcome().Over {
+			legal := s.Legal(nil)
+			m := legal[rng.IntN(len(legal))]
+			play(t, s, s.FormatMove(m))
+			moves = append(moves, s.FormatMove(m))
+			cut = cut || s.LastCaptured() > 0
+			pass = pass || moves[len(moves)-1] == "PASS"
+		}
+		if w, b := s.Score(); cut && pass && w != b && len(moves) <= 75 {
+			return moves
+		}
+	}
+	t.Fatal("no seed gives a short game with a cut-off and a pass")
+	return nil
+}
+
+func play(t *testing.T, s *dvonn.State, move string) {
+	t.Helper()
+	m, err := s.ParseMove(move)
+	must(t, err)
+	must(t, s.Play(m))
+}
+
+func indexOfLastMove(moves []string) int {
+	i := len(moves) - 1
+	for moves[i] == "PASS" {
+		i--
+	}
+	return i
+}
+
+// tapOrClick picks a space the way the player's device does: Black plays
+// on a phone.
+func tapOrClick(t *testing.T, ctx context.Context, p game.Player, space string) {
+	t.Helper()
+	if p == game.Black {
+		must(t, bt.Tap(ctx, fmt.Sprintf(`#board [data-cell=%q]`, space)))
+		return
+	}
+	clickCell(t, ctx, space)
+}
+
+// confirmIfAsked confirms a move the page holds back for confirmation (the
+// default where a finger is the pointer), after checking that the board
+// shows the move as chosen. It reports whether the page asked.
+func confirmIfAsked(t *testing.T, ctx context.Context, move string, screenshot bool) bool {
+	t.Helper()
+	sel := fmt.Sprintf(`#board [data-cell=%q].preview, #board [data-cell=%q].preview-to`, move, move[len(move)-2:])
+	shown, err := bt.Eval[string](ctx, fmt.Sprintf(`(() => {
+		const box = document.getElementById('pending');
+		if (!box || box.hidden) return 'not asked';
+		return document.querySelector(%q) ? 'shown' : 'not shown';
+	})()`, sel))
+	must(t, err)
+	if shown == "not asked" {
+		return false
+	}
+	if shown != "shown" {
+		t.Errorf("%s waits for confirmation but the board does not show it", move)
+	}
+	if screenshot {
+		bt.Screenshot(t, ctx, "dvonn-phone-confirm")
+	}
+	must(t, bt.Tap(ctx, "#pending-yes"))
+	return true
+}
+
+// pressEnterOn moves the keyboard focus to a space and presses Enter.
+func pressEnterOn(t *testing.T, ctx context.Context, space string) {
+	t.Helper()
+	role, err := bt.Eval[string](ctx, fmt.Sprintf(`(() => {
+		const el = document.querySelector('#board [data-cell=%q]');
+		el.focus();
+		return document.activeElement === el ? el.getAttribute('role') : 'not focused';
+	})()`, space))
+	must(t, err)
+	if role != "button" {
+		t.Fatalf("space %s: role %q, want a focusable button", space, role)
+	}
+	must(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)))
+}
+
+// chooseStack clicks the source of the first stack move and checks what the
+// board offers: every stack with a legal move ringed, the other stacks of
+// the mover marked as stuck, and the landing spaces of the chosen one.
+func chooseStack(t *testing.T, ctx context.Context, s *dvonn.State, move string) {
+	t.Helper()
+	sources := map[string]bool{}
+	var targets []string
+	for _, m := range s.Legal(nil) {
+		text := s.FormatMove(m)
+		sources[text[:2]] = true
+		if text[:2] == move[:2] {
+			targets = append(targets, text[2:])
+		}
+	}
+	own := 0
+	for _, st := range s.View().(dvonn.View).Stacks {
+		if st.Top == s.ToMove().String() {
+			own++
+		}
+	}
+	clickCell(t, ctx, move[:2])
+	type offer struct {
+		Movable, Selected, Stuck int
+		Targets                  []string
+		Label                    string
+	}
+	got, err := bt.Eval[offer](ctx, fmt.Sprintf(`(() => {
+		const q = (sel) => [...document.querySelectorAll('#board ' + sel)];
+		return {
+			Movable: q('.space.movable').length,
+			Selected: q('.space.selected').length,
+			Stuck: q('.space.stuck').length,
+			Targets: q('.space.target[role=button]').map((e) => e.dataset.cell).sort(),
+			Label: document.querySelector('#board [data-cell=%q]').getAttribute('aria-label'),
+		};
+	})()`, move[:2]))
+	must(t, err)
+	if got.Movable+got.Selected != len(sources) || got.Selected != 1 || got.Stuck != own-len(sources) {
+		t.Errorf("the board offers %+v; the engine has %d stacks that can move and %d stuck", got, len(sources), own-len(sources))
+	}
+	if strings.Join(got.Targets, " ") != strings.Join(slices.Sorted(slices.Values(targets)), " ") {
+		t.Errorf("landing spaces for %s: %v, want %v", move[:2], got.Targets, targets)
+	}
+	if !strings.Contains(got.Label, "chosen") {
+		t.Errorf("the chosen stack's label is %q", got.Label)
+	}
+}
+
+// checkLabels compares the screen reader's name of every stack left at
+// the end with the engine's position.
+func checkLabels(t *testing.T, ctx context.Context, s *dvonn.State) {
+	t.Helper()
+	for _, st := range s.View().(dvonn.View).Stacks {
+		var want string
+		switch {
+		case st.Top == "red":
+			want = st.Space + ", DVONN piece"
+		case st.Height == 1:
+			want = fmt.Sprintf("%s, %s piece", st.Space, st.Top)
+		default:
+			want = fmt.Sprintf("%s, %s stack of %d", st.Space, st.Top, st.Height)
+		}
+		switch {
+		case st.Dvonns == 1 && st.Top != "red":
+			want += " with a DVONN piece"
+		case st.Dvonns > 1:
+			want += fmt.Sprintf(" with %d DVONN pieces", st.Dvonns)
+		}
+		got, err := bt.Eval[string](ctx, fmt.Sprintf(`document.querySelector('#board [data-cell=%q]').getAttribute('aria-label')`, st.Space))
+		must(t, err)
+		if !strings.HasPrefix(got, want) {
+			t.Errorf("%s is labelled %q, want %q", st.Space, got, want)
+		}
+	}
+}
