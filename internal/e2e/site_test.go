@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -202,4 +203,33 @@ func TestImportRecord(t *testing.T) {
 	must(t, bt.WaitText(p, "#replay-banner", "Viewing move 2 of 3"))
 	waitStones(t, p, 2)
 	bt.Screenshot(t, p, "import-desktop")
+}
+
+// centre is where an element sits on the screen.
+func centre(t *testing.T, ctx context.Context, selector string) (float64, float64) {
+	t.Helper()
+	xy, err := bt.Eval[[]float64](ctx, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, selector))
+	must(t, err)
+	return xy[0], xy[1]
+}
+
+// A stone can be slid into place: press on one cell, move, release on
+// another.
+func TestDragToPlace(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "5")
+	x0, y0 := centre(t, alice, `#board [data-cell="a1"]`)
+	x1, y1 := centre(t, alice, `#board [data-cell="e5"]`)
+	must(t, chromedp.Do(alice,
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0, y0),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, (x0+x1)/2, (y0+y1)/2, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x1, y1, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	))
+	waitMoves(t, bob, 1)
+	if s, _ := bt.Eval[string](bob, `[...document.querySelectorAll("#moves button")].map(b => b.textContent).join(" ")`); s != "e5" {
+		t.Fatalf("after sliding to e5 the moves are %q", s)
+	}
 }
