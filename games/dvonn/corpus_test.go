@@ -1,76 +1,22 @@
 package dvonn
 
 import (
-	"bufio"
 	"flag"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"bretter/game"
+	"bretter/game/gametest"
 )
 
 var perft5 = flag.Bool("dvonn.perft5", false, "also check perft depth 5 of every corpus position (slow)")
 
-// corpusDir finds ../shared/corpus/dvonn beside the module root, which is
-// the first directory above the test's working directory holding go.mod.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory: cannot find the corpus")
-		}
-		dir = parent
-	}
-	return filepath.Join(dir, "..", "shared", "corpus", "dvonn")
-}
-
-// readTSV reads a corpus file into one map per row, keyed by the header.
+// readTSV reads a table of the DVONN reference data.
 func readTSV(t testing.TB, name string) []map[string]string {
 	t.Helper()
-	path := filepath.Join(corpusDir(t), name)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("corpus file missing: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	var header []string
-	var rows []map[string]string
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if header == nil {
-			header = fields
-			continue
-		}
-		if len(fields) != len(header) {
-			t.Fatalf("%s line %d: %d fields, want %d", name, len(rows)+2, len(fields), len(header))
-		}
-		row := make(map[string]string, len(header))
-		for i, h := range header {
-			row[h] = fields[i]
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("reading %s: %v", path, err)
-	}
-	if len(rows) == 0 {
-		t.Fatalf("%s has no rows", path)
-	}
-	return rows
+	return gametest.Corpus(t, "dvonn", name)
 }
 
 func atoi(t testing.TB, what, s string) int {

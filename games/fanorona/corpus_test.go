@@ -1,15 +1,13 @@
 package fanorona
 
 import (
-	"bufio"
 	"flag"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"bretter/game"
+	"bretter/game/gametest"
 )
 
 // deep adds perft depths 6 and 7, about ten seconds more:
@@ -17,45 +15,10 @@ import (
 //	go test ./games/fanorona/ -run Perft -fanorona.deep
 var deep = flag.Bool("fanorona.deep", false, "also check perft at depths 6 and 7")
 
-// corpusDir is the shared reference corpus, seen from this package's
-// directory: the module root is two levels up and shared/ sits beside it.
-const corpusDir = "../../../shared/corpus/fanorona"
-
-// readTSV returns the rows of a corpus table as maps from column name to
-// cell. A missing corpus is a failure: it is the main test of the rules.
+// readTSV reads a table of the Fanorona reference data.
 func readTSV(t *testing.T, name string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, name))
-	if err != nil {
-		t.Fatalf("the reference corpus is missing: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	var head []string
-	var rows []map[string]string
-	for sc.Scan() {
-		cells := strings.Split(sc.Text(), "\t")
-		if head == nil {
-			head = cells
-			continue
-		}
-		if len(cells) != len(head) {
-			t.Fatalf("%s: row %d has %d cells, want %d", name, len(rows)+1, len(cells), len(head))
-		}
-		row := make(map[string]string, len(head))
-		for i, h := range head {
-			row[h] = cells[i]
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if len(rows) == 0 {
-		t.Fatalf("%s has no rows", name)
-	}
-	return rows
+	return gametest.Corpus(t, "fanorona", name)
 }
 
 func atoi(t *testing.T, s string) uint64 {

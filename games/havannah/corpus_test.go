@@ -1,50 +1,18 @@
 package havannah
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"bretter/game"
+	"bretter/game/gametest"
 )
 
-// corpusDir is the shared reference data beside the project.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "corpus", "havannah")
-
-// readTSV returns the rows of a corpus file as maps from column name.
+// readTSV reads a table of the Havannah reference data.
 func readTSV(t *testing.T, name string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, name))
-	if err != nil {
-		t.Fatalf("reference data missing: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var header []string
-	var rows []map[string]string
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if header == nil {
-			header = fields
-			continue
-		}
-		if len(fields) != len(header) {
-			t.Fatalf("%s: line %d has %d fields, want %d", name, len(rows)+2, len(fields), len(header))
-		}
-		row := make(map[string]string, len(header))
-		for i, h := range header {
-			row[h] = fields[i]
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return gametest.Corpus(t, "havannah", name)
 }
 
 // verdict replays moves (swap allowed, resign ignored) and reports where the

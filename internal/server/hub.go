@@ -205,6 +205,21 @@ func (g *liveGame) seat(secret string) (string, error) {
 	return seat, nil
 }
 
+// playing returns the seat of secret's holder, if the game is in play.
+func (g *liveGame) playing(secret string) (string, error) {
+	seat, err := g.seat(secret)
+	if err != nil {
+		return "", err
+	}
+	switch g.rec.Status {
+	case "over":
+		return "", errOver
+	case "waiting":
+		return "", errWaiting
+	}
+	return seat, nil
+}
+
 // created is what the creator of a game gets back.
 type created struct {
 	ID, Seat, Secret string
@@ -293,15 +308,9 @@ func (h *hub) join(ctx context.Context, id, invite string) (seat, secret string,
 // played before it), and returns the game's new version.
 func (h *hub) move(ctx context.Context, id, secret string, ply int, text string) (version int, err error) {
 	err = h.with(ctx, id, func(g *liveGame) error {
-		seat, err := g.seat(secret)
+		seat, err := g.playing(secret)
 		if err != nil {
 			return err
-		}
-		switch g.rec.Status {
-		case "over":
-			return errOver
-		case "waiting":
-			return errWaiting
 		}
 		if ply != len(g.moves) {
 			return errStale(ply, len(g.moves))
@@ -348,15 +357,9 @@ func (h *hub) move(ctx context.Context, id, secret string, ply int, text string)
 // resign ends the game in favour of the other seat.
 func (h *hub) resign(ctx context.Context, id, secret string) (version int, err error) {
 	err = h.with(ctx, id, func(g *liveGame) error {
-		seat, err := g.seat(secret)
+		seat, err := g.playing(secret)
 		if err != nil {
 			return err
-		}
-		switch g.rec.Status {
-		case "over":
-			return errOver
-		case "waiting":
-			return errWaiting
 		}
 		if err := h.commit(ctx, g, store.Event{Kind: "resign", Seat: seat}, g.state); err != nil {
 			return err
@@ -612,13 +615,8 @@ func (h *hub) unsubscribe(id string, sub *subscriber) {
 		if _, ok := g.subs[sub]; !ok {
 			return nil
 		}
-		delete(g.subs, sub)
+		h.leave(g, sub)
 		if sub.seat != "" {
-			p := &g.presence[seatIndex(sub.seat)]
-			p.conns--
-			if p.conns == 0 {
-				p.since = h.now()
-			}
 			h.broadcastPresence(g)
 		}
 		return nil
@@ -666,15 +664,22 @@ func (h *hub) deliver(g *liveGame, sub *subscriber, msg []byte) {
 	select {
 	case sub.send <- msg:
 	default:
-		delete(g.subs, sub)
-		if sub.seat != "" {
-			p := &g.presence[seatIndex(sub.seat)]
-			p.conns--
-			if p.conns == 0 {
-				p.since = h.now()
-			}
-		}
+		h.leave(g, sub)
 		sub.drop()
+	}
+}
+
+// leave removes a page from the game; when it was a player's last, the
+// player is away from now on.
+func (h *hub) leave(g *liveGame, sub *subscriber) {
+	delete(g.subs, sub)
+	if sub.seat == "" {
+		return
+	}
+	p := &g.presence[seatIndex(sub.seat)]
+	p.conns--
+	if p.conns == 0 {
+		p.since = h.now()
 	}
 }
 
