@@ -1,0 +1,182 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"bretter/internal/store"
+)
+
+// A subscriber is one open page (or API stream) of a game.
+type subscriber struct {
+	seat string
+	send chan []byte
+	gone chan struct{} // closed when the hub drops a subscriber too slow to keep up
+	once sync.Once
+}
+
+func (s *subscriber) drop() { s.once.Do(func() { close(s.gone) }) }
+
+func seatIndex(seat string) int {
+	if seat == "black" {
+		return 1
+	}
+	return 0
+}
+
+// subscribe adds a page to the game and returns what it must see first:
+// the full state, or, resuming after version after, the events it missed
+// and then the state.
+func (h *hub) subscribe(ctx context.Context, id, secret string, after int) (*subscriber, [][]byte, error) {
+	var sub *subscriber
+	var first [][]byte
+	err := h.with(ctx, id, func(g *liveGame) error {
+		seat := ""
+		if secret != "" {
+			if seat = g.seatOf(secret); seat == "" {
+				return errWrongSecret
+			}
+		}
+		sub = &subscriber{seat: seat, send: make(chan []byte, 64), gone: make(chan struct{})}
+		first = g.catchUp(sub.seat, after)
+		g.subs[sub] = struct{}{}
+		if seat != "" {
+			g.presence[seatIndex(seat)].conns++
+			h.broadcastPresence(g)
+		}
+		return nil
+	})
+	return sub, first, err
+}
+
+// catchUp is what a page at version after must be sent: the events it
+// missed, if it knows of any, then the full state.
+func (g *liveGame) catchUp(seat string, after int) [][]byte {
+	var out [][]byte
+	if after >= 0 && after <= len(g.events) {
+		for _, e := range g.events[after:] {
+			out = append(out, encode(eventMessage{Type: "event", Version: e.Seq, Event: e}))
+		}
+	}
+	snap := g.snapshot(seat)
+	return append(out, encode(stateMessage{Type: "state", Version: snap.Version, State: snap}))
+}
+
+func (h *hub) resync(ctx context.Context, id string, sub *subscriber, after int) error {
+	return h.with(ctx, id, func(g *liveGame) error {
+		for _, msg := range g.catchUp(sub.seat, after) {
+			h.deliver(g, sub, msg)
+		}
+		return nil
+	})
+}
+
+func (h *hub) unsubscribe(id string, sub *subscriber) {
+	h.with(context.Background(), id, func(g *liveGame) error {
+		if _, ok := g.subs[sub]; !ok {
+			return nil
+		}
+		h.leave(g, sub)
+		if sub.seat != "" {
+			h.broadcastPresence(g)
+		}
+		return nil
+	})
+}
+
+type eventMessage struct {
+	Type    string      `json:"type"`
+	Version int         `json:"version"`
+	Event   store.Event `json:"event"`
+	State   *Snapshot   `json:"state,omitempty"`
+}
+
+type stateMessage struct {
+	Type    string   `json:"type"`
+	Version int      `json:"version"`
+	State   Snapshot `json:"state"`
+}
+
+func encode(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("encoding a message: " + err.Error())
+	}
+	return b
+}
+
+// broadcast sends every subscriber the message made for its seat; the
+// message is built once per seat.
+func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
+	made := map[string][]byte{}
+	for sub := range g.subs {
+		b, ok := made[sub.seat]
+		if !ok {
+			b = encode(msg(sub.seat))
+			made[sub.seat] = b
+		}
+		h.deliver(g, sub, b)
+	}
+}
+
+// deliver queues a message without waiting: a page that cannot keep up is
+// dropped, reconnects and resumes from its version.
+func (h *hub) deliver(g *liveGame, sub *subscriber, msg []byte) {
+	select {
+	case sub.send <- msg:
+	default:
+		h.leave(g, sub)
+		sub.drop()
+	}
+}
+
+// leave removes a page from the game; when it was a player's last, the
+// player is away from now on.
+func (h *hub) leave(g *liveGame, sub *subscriber) {
+	delete(g.subs, sub)
+	if sub.seat == "" {
+		return
+	}
+	p := &g.presence[seatIndex(sub.seat)]
+	p.conns--
+	if p.conns == 0 {
+		p.since = h.now()
+	}
+}
+
+func (h *hub) broadcastEvent(g *liveGame, e store.Event) {
+	h.broadcast(g, func(seat string) any {
+		snap := g.snapshot(seat)
+		return eventMessage{Type: "event", Version: e.Seq, Event: e, State: &snap}
+	})
+}
+
+func (h *hub) broadcastState(g *liveGame) {
+	h.broadcast(g, func(seat string) any {
+		snap := g.snapshot(seat)
+		return stateMessage{Type: "state", Version: snap.Version, State: snap}
+	})
+}
+
+func (h *hub) broadcastPresence(g *liveGame) {
+	players := g.players()
+	h.broadcast(g, func(string) any { return map[string]any{"type": "presence", "players": players} })
+}
+
+// closeAll drops every subscriber, for shutdown.
+func (h *hub) closeAll() {
+	h.mu.Lock()
+	games := make([]*liveGame, 0, len(h.live))
+	for _, g := range h.live {
+		games = append(games, g)
+	}
+	h.mu.Unlock()
+	for _, g := range games {
+		g.mu.Lock()
+		for sub := range g.subs {
+			sub.drop()
+		}
+		g.mu.Unlock()
+	}
+}
