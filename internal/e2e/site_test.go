@@ -140,6 +140,15 @@ func TestPhone(t *testing.T) {
 	if left < 0 || right > inner || width < 0.9*inner || scroll > inner {
 		t.Fatalf("board from %.0f to %.0f (%.0f wide) in a %.0f wide screen, page %.0f wide", left, right, width, inner, scroll)
 	}
+	// Turned sideways, the board still fits the screen whole.
+	must(t, chromedp.Do(bob, chromedp.EmulateViewport(844, 390, chromedp.EmulateLandscape, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))))
+	box, err = bt.Eval[[]float64](bob, `(() => { const r = document.querySelector("#board svg").getBoundingClientRect(); return [r.left, r.right, r.width, r.height, window.innerWidth, window.innerHeight, document.documentElement.scrollWidth]; })()`)
+	must(t, err)
+	if box[0] < 0 || box[1] > box[4] || box[3] > box[5] || box[6] > box[4] || box[3] < 0.6*box[5] {
+		t.Fatalf("landscape: board %.0f×%.0f from x %.0f to %.0f in a %.0f×%.0f screen, page %.0f wide", box[2], box[3], box[0], box[1], box[4], box[5], box[6])
+	}
+	bt.Screenshot(t, bob, "havannah-phone-landscape")
+	must(t, chromedp.Do(bob, chromedp.EmulateViewport(390, 844, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))))
 	checked, err := bt.Eval[bool](alice, `document.querySelector('input[data-setting="confirm"]').checked`)
 	must(t, err)
 	if !checked {

@@ -280,8 +280,8 @@ function render() {
   $('pending-text').textContent = preview ? t('confirm.move', { move: preview }) : '';
   $('status').textContent = statusText();
   document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
-  const opts = Object.entries(state.options || {}).filter(([k]) => k === 'size').map(([, v]) => v);
-  $('game-options').textContent = opts.length ? `· ${opts.join(' ')}` : '';
+  const size = (state.options || {}).size;
+  $('game-options').textContent = size ? `· ${t('option.size')} ${size}` : '';
   const summary = mod.summary ? mod.summary(state, t) : '';
   $('summary').textContent = summary;
   $('summary').hidden = !summary;
