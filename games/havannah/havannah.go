@@ -68,7 +68,6 @@ type State struct {
 	swapRule bool
 
 	cell   [gridCells]uint8
-	around [2][gridCells]uint8 // per colour, bit i set when the neighbour dirs[i] holds it
 	parent [gridCells]int16    // union-find parent; a root holds -(group size)
 	edges  [gridCells]uint16   // side and corner mask of each root's group
 
@@ -167,8 +166,6 @@ func (s *State) Play(m game.Move) error {
 			return fmt.Errorf("%w: swap is only allowed as the second move", game.ErrIllegalMove)
 		}
 		s.cell[s.first] = black
-		s.mark(int(s.first), white, false)
-		s.mark(int(s.first), black, true)
 		s.last = s.first
 		s.swapped = true
 		s.ply++
@@ -197,7 +194,6 @@ func (s *State) place(c int) {
 	colour := uint8(s.ply&1) + 1
 	won, roots, n := s.judge(c, colour)
 	s.cell[c] = colour
-	s.mark(c, colour, true)
 	s.parent[c] = -1
 	s.edges[c] = s.geo.edge[c]
 	root := c
@@ -228,16 +224,17 @@ func (s *State) place(c int) {
 // cells leaves some own stone with six own neighbours, and that stone must
 // sit in the middle of three consecutive own neighbours of c.
 func (s *State) judge(c int, colour uint8) (won Structure, roots [3]int16, n int) {
-	own := s.around[colour-1][c]
+	own := s.around(c, colour)
 	if own == 0 {
 		return 0, roots, 0
 	}
 	p := &patterns[own]
-	mask := s.geo.edge[c]
 	// Stones of one run touch each other, so one find per run will do.
-	for _, i := range p.starts[:p.runs] {
-		r := int16(s.find(c + dirs[i]))
-		if n > 0 && (roots[0] == r || n > 1 && roots[1] == r) {
+	roots[0], n = int16(s.find(c+p.starts[0])), 1
+	mask := s.geo.edge[c] | s.edges[roots[0]]
+	for k := 1; k < int(p.runs); k++ {
+		r := int16(s.find(c + p.starts[k]))
+		if roots[0] == r || n > 1 && roots[1] == r {
 			continue
 		}
 		roots[n] = r
@@ -249,7 +246,7 @@ func (s *State) judge(c int, colour uint8) (won Structure, roots [3]int16, n int
 	} else if p.middles != 0 {
 		for i, d := range dirs {
 			// The neighbour sees c in the opposite direction.
-			if p.middles&(1<<i) != 0 && s.around[colour-1][c+d]|1<<((i+3)%6) == 0x3f {
+			if p.middles&(1<<i) != 0 && s.around(c+d, colour)|1<<((i+3)%6) == 0x3f {
 				won = Ring
 				break
 			}
@@ -270,7 +267,7 @@ func (s *State) judge(c int, colour uint8) (won Structure, roots [3]int16, n int
 // neighbours are one closed run around the cell: already a ring.
 type pattern struct {
 	runs    uint8
-	starts  [3]uint8
+	starts  [3]int // offset of the first neighbour of each run
 	middles uint8
 	closed  bool
 }
@@ -281,7 +278,7 @@ var patterns = func() (t [64]pattern) {
 		for i := range 6 {
 			prev, this, next := own>>((i+5)%6)&1, own>>i&1, own>>((i+1)%6)&1
 			if this == 1 && prev == 0 {
-				p.starts[p.runs] = uint8(i)
+				p.starts[p.runs] = dirs[i]
 				p.runs++
 			}
 			if this == 1 && prev == 1 && next == 1 {
@@ -289,30 +286,17 @@ var patterns = func() (t [64]pattern) {
 			}
 		}
 	}
-	t[63] = pattern{runs: 1, closed: true}
+	t[63] = pattern{runs: 1, starts: [3]int{dirs[0]}, closed: true}
 	return t
 }()
 
-// mark records in the neighbours of c that c holds (or no longer holds)
-// colour. Each neighbour sees c in the opposite direction: dirs[i] and
-// dirs[(i+3)%6] are opposites. Unrolled, as it runs for every stone.
-func (s *State) mark(c int, colour uint8, on bool) {
-	a := &s.around[colour-1]
-	if !on {
-		a[c+left] &^= 1 << 3
-		a[c+upLeft] &^= 1 << 4
-		a[c+up] &^= 1 << 5
-		a[c+right] &^= 1 << 0
-		a[c+downRight] &^= 1 << 1
-		a[c+down] &^= 1 << 2
-		return
-	}
-	a[c+left] |= 1 << 3
-	a[c+upLeft] |= 1 << 4
-	a[c+up] |= 1 << 5
-	a[c+right] |= 1 << 0
-	a[c+downRight] |= 1 << 1
-	a[c+down] |= 1 << 2
+// around returns which neighbours of c hold colour, bit i for dirs[i].
+// It has no branches: (x^colour)-1 has its top bit set only when x equals
+// colour, as cell values are below 128. It runs for every stone.
+func (s *State) around(c int, colour uint8) uint8 {
+	b := func(x uint8) uint8 { return ((x ^ colour) - 1) >> 7 }
+	return b(s.cell[c+left]) | b(s.cell[c+upLeft])<<1 | b(s.cell[c+up])<<2 |
+		b(s.cell[c+right])<<3 | b(s.cell[c+downRight])<<4 | b(s.cell[c+down])<<5
 }
 
 // find returns the root of x's group. Union by size keeps trees shallow, so
