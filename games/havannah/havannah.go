@@ -68,8 +68,8 @@ type State struct {
 	swapRule bool
 
 	cell   [gridCells]uint8
-	parent [gridCells]int16    // union-find parent; a root holds -(group size)
-	edges  [gridCells]uint16   // side and corner mask of each root's group
+	parent [gridCells]int16  // union-find parent; a root holds -(group size)
+	edges  [gridCells]uint16 // side and corner mask of each root's group
 
 	ply     int
 	stones  int
