@@ -1,7 +1,7 @@
 // The import page: a record pasted or chosen as a file is sent to the
 // server, which checks every move; the game then replays here like any
 // other, or the page says which move is wrong and why.
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { load } from './boards.js';
 import { createReplay } from './replay.js';
 
@@ -37,7 +37,7 @@ async function show(rec) {
   const mod = await load(rec.game);
   board = mod.create($('board'), { t, send: null, marks: [] });
   $('viewer').hidden = false;
-  $('viewer-title').textContent = [t(`game.${rec.game}.name`), rec.date].filter(Boolean).join(' · ');
+  $('viewer-title').textContent = [t(`game.${rec.game}.name`), localDate(rec.date)].filter(Boolean).join(' · ');
   $('viewer-result').textContent = resultText(rec);
   const list = $('moves');
   list.replaceChildren();
@@ -81,4 +81,12 @@ function resultText(rec) {
   const key = 'result.' + rec.reason;
   const text = t(key, { winner, loser });
   return text === key ? t('result.other', { winner }) : text;
+}
+
+// localDate writes a record's date (2026-11-30) the way the page's
+// language does; other dates stay as written.
+function localDate(date) {
+  const m = /^(\d{4})[-.](\d{2})[-.](\d{2})$/.exec(date || '');
+  if (!m) return date;
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])));
 }
