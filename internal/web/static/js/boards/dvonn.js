@@ -3,7 +3,7 @@
 // the engine's notation: rows 1–5 from the bottom, and letters A–K running
 // along diagonals, so that (letter L, row r) touches (L±1, r), (L, r±1),
 // (L+1, r+1) and (L−1, r−1).
-import { svg } from './svg.js';
+import { svg, onSlide } from './svg.js';
 
 const W = 24; // distance between neighbouring spaces, in drawing units
 const H = W * Math.sqrt(3) / 2; // distance between rows
@@ -49,7 +49,50 @@ export function create(el, ctx) {
   let selected = null; // the stack picked to move, until its landing space is clicked
   let live = { ply: null, list: [] }; // stacks cut off by the last stack move of the game
   let seen = null; // the number of moves in the last live position drawn
+  let carried = null; // a stack being slid to its landing space: {from, before}
   build();
+
+  // A piece is slid onto its space, or a stack carried to where it lands;
+  // while it is carried it shows as chosen. A slide that ends anywhere else
+  // leaves the board as it was before the press.
+  onSlide(root, {
+    start: (g) => {
+      if (!ctx.send || !state) return false;
+      const { place, moves } = offers();
+      return place.size > 0 || (g !== null && moves.has(g.dataset.cell));
+    },
+    begin: (g) => {
+      const { moves } = offers();
+      if (!g || !moves.has(g.dataset.cell)) return;
+      carried = { from: g.dataset.cell, before: selected };
+      selected = carried.from;
+      paint();
+    },
+    over: (g) => landing(g) !== null,
+    drop: (g) => {
+      const move = landing(g);
+      const was = carried;
+      carried = null;
+      if (move === null) {
+        if (was) {
+          selected = was.before;
+          paint();
+        }
+        return;
+      }
+      selected = null;
+      ctx.send(move);
+    },
+  });
+
+  // landing is the move that letting go over g would make, or null.
+  function landing(g) {
+    if (!g || !state) return null;
+    const name = g.dataset.cell;
+    const { place, moves } = offers();
+    if (carried) return moves.get(carried.from)?.has(name) ? carried.from + name : null;
+    return place.has(name) ? name : null;
+  }
 
   function build() {
     const xs = [];

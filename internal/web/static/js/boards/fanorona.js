@@ -8,7 +8,7 @@
 // decides nothing: a step is offered only if some legal turn goes on with
 // it. What a step captures is worked out here only to draw it, by walking
 // the enemy line the step points at.
-import { svg } from './svg.js';
+import { svg, onSlide } from './svg.js';
 
 const FILES = 'abcdefghi';
 const S = 10; // distance between neighbouring points, in drawing units
@@ -140,6 +140,58 @@ export function create(el, ctx) {
   let updates = 0;
   let targets = new Map(); // landing point -> ways, while the player chooses
   let controlsKey = '';
+  let carried = null; // a piece being slid to its landing point: {turn, before}
+
+  // A piece is carried from where it stands to where it lands, as if it
+  // were clicked and then the point. While it is carried it shows as picked;
+  // a slide that ends anywhere else leaves the turn as it was before the
+  // press.
+  onSlide(root, {
+    start: carriable,
+    begin: (g) => {
+      if (anim) finishAnimation();
+      if (!carriable(g)) return;
+      const i = indexOf(g.dataset.cell);
+      carried = { before: turn, turn };
+      if (!turn || (turn.steps.length === 0 && turn.from !== i)) {
+        turn = carried.turn = { from: i, steps: [], board: view.board.split(''), colour: view.board[i] };
+        draw();
+      }
+    },
+    over: (g) => {
+      const i = g ? indexOf(g.dataset.cell) : -1;
+      const ok = landable(i);
+      threaten(ok ? i : -1);
+      return ok;
+    },
+    drop: (g) => {
+      const i = g ? indexOf(g.dataset.cell) : -1;
+      const ok = landable(i);
+      const was = carried;
+      carried = null;
+      threaten(-1);
+      if (ok) return land(i, nextSteps(legal, prefixOf(turn)).get(i));
+      // Only a turn this slide picked is put back; one the server reset
+      // meanwhile is left alone.
+      if (was && turn === was.turn && turn !== was.before) {
+        turn = was.before;
+        draw();
+      }
+    },
+  });
+
+  // carriable says whether the piece on g may be carried: one that can
+  // begin a turn, or the one moving while a capture chain goes on.
+  function carriable(g) {
+    if (!ctx.send || sent || choice || legal.length === 0 || !g) return false;
+    const i = indexOf(g.dataset.cell);
+    return turn && turn.steps.length > 0 ? i === turn.steps.at(-1).to : starts().has(i);
+  }
+
+  // landable says whether the carried piece may land on i.
+  function landable(i) {
+    return i >= 0 && !!carried && turn === carried.turn && !sent && !choice && nextSteps(legal, prefixOf(turn)).has(i);
+  }
 
   function build() {
     const bg = svg('rect', { class: 'bg', x: -5, y: -5, width: 8 * S + 10, height: 4 * S + 10, rx: 2 });

@@ -3,7 +3,7 @@
 // column c (number 1, 2, ...) follow the engine's notation: cell (r, c) is
 // on the board when |r - c| <= size - 1, and the stones string lists the
 // cells in row-major order.
-import { svg, cellLabel } from './svg.js';
+import { svg, cellLabel, onSlide } from './svg.js';
 
 const R = 10; // cell radius in drawing units
 const W = Math.sqrt(3) * R; // distance between neighbours in a row
@@ -41,44 +41,16 @@ export function create(el, ctx) {
   let size = 0;
   let cells = [];
   let legal = new Set();
-  let aim = null; // a finger or mouse pressed on the board, sliding to a cell
-  let dragged = false; // the click that ends a slide is not a second choice
 
   // Press, slide and release: the cell under the pointer is marked while it
   // moves and chosen where it lets go, so a finger need not hide its target.
-  const cellAt = (e) => {
-    const el = document.elementFromPoint(e.clientX, e.clientY)?.closest('[data-cell]');
-    return el && root.contains(el) ? el : null;
-  };
-  const aimAt = (el) => {
-    root.querySelector('.aimed')?.classList.remove('aimed');
-    if (el) el.classList.add('aimed');
-  };
-  root.addEventListener('pointerdown', (e) => {
-    if (!ctx.send || !e.isPrimary || legal.size === 0) return;
-    aim = { id: e.pointerId, start: cellAt(e), moved: false };
-  });
-  root.addEventListener('pointermove', (e) => {
-    if (!aim || e.pointerId !== aim.id) return;
-    const el = cellAt(e);
-    if (el !== aim.start) aim.moved = true;
-    if (aim.moved) aimAt(el && legal.has(el.dataset.cell) ? el : null);
-  });
-  root.addEventListener('pointerup', (e) => {
-    if (!aim || e.pointerId !== aim.id) return;
-    const { moved } = aim;
-    aim = null;
-    aimAt(null);
-    const el = cellAt(e);
-    if (moved) {
-      dragged = true;
-      setTimeout(() => { dragged = false; }, 0);
-      if (el && legal.has(el.dataset.cell)) ctx.send(el.dataset.cell);
-    }
-  });
-  root.addEventListener('pointercancel', () => {
-    aim = null;
-    aimAt(null);
+  const playable = (g) => g && legal.has(g.dataset.cell);
+  onSlide(root, {
+    start: () => !!ctx.send && legal.size > 0,
+    over: playable,
+    drop: (g) => {
+      if (playable(g)) ctx.send(g.dataset.cell);
+    },
   });
 
   function build(n) {
@@ -112,10 +84,6 @@ export function create(el, ctx) {
       cell.win = svg('polygon', { class: 'win-mark', points: star(x, y) });
       cell.g.append(cell.stone, cell.win, cell.mark);
       cell.g.addEventListener('click', () => {
-        if (dragged) {
-          dragged = false;
-          return;
-        }
         if (legal.has(cell.name) && ctx.send) ctx.send(cell.name);
       });
       grid.append(cell.g);
