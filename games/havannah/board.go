@@ -10,6 +10,12 @@ const (
 
 	stride    = 2*MaxSize + 1
 	gridCells = stride * stride
+
+	// Arrays over the grid have gridSize entries, a power of two, and hot
+	// code indexes them with i&gridMask: the compiler then knows the index
+	// is in range and checks nothing.
+	gridSize = 512
+	gridMask = gridSize - 1
 )
 
 // dirs are the six neighbour offsets in circular order around a cell, so
@@ -33,8 +39,8 @@ const (
 type geometry struct {
 	size  int
 	cells []int16 // on-board cells in row-major order
-	on    [gridCells]bool
-	edge  [gridCells]uint16
+	on    [gridSize]bool
+	edge  [gridSize]uint16
 }
 
 var geometries = func() (g [MaxSize + 1]*geometry) {

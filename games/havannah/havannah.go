@@ -67,13 +67,12 @@ type State struct {
 	geo      *geometry
 	swapRule bool
 
-	cell   [gridCells]uint8
-	parent [gridCells]int16  // union-find parent; a root holds -(group size)
-	edges  [gridCells]uint16 // side and corner mask of each root's group
+	cell   [gridSize]uint8
+	parent [gridSize]int16  // union-find parent; a root holds -(group size)
+	edges  [gridSize]uint16 // side and corner mask of each root's group
 
 	ply     int
 	stones  int
-	first   int16 // cell of the first stone, for the swap rule
 	swapped bool
 	last    int16 // cell of the last stone placed or swapped
 
@@ -165,8 +164,8 @@ func (s *State) Play(m game.Move) error {
 		if s.ply != 1 {
 			return fmt.Errorf("%w: swap is only allowed as the second move", game.ErrIllegalMove)
 		}
-		s.cell[s.first] = black
-		s.last = s.first
+		// After one move the last stone is the first.
+		s.cell[s.last] = black
 		s.swapped = true
 		s.ply++
 		return nil
@@ -192,16 +191,23 @@ func (s *State) cellOf(m game.Move) (int, bool) {
 // place puts the mover's stone on the empty cell c and detects a win.
 func (s *State) place(c int) {
 	colour := uint8(s.ply&1) + 1
-	won, roots, n := s.judge(c, colour)
+	var won Structure
+	var g groups
+	if own := s.around(c, colour); own != 0 {
+		won, g = s.judge(c, colour, own)
+	}
+	c &= gridMask
 	s.cell[c] = colour
 	s.parent[c] = -1
 	s.edges[c] = s.geo.edge[c]
-	root := c
-	for _, r := range roots[:n] {
-		root = s.union(root, int(r))
-	}
-	if s.ply == 0 {
-		s.first = int16(c)
+	if g.n > 0 {
+		root := s.union(c, g.a)
+		if g.n > 1 {
+			root = s.union(root, g.b)
+			if g.n > 2 {
+				s.union(root, g.c)
+			}
+		}
 	}
 	s.last = int16(c)
 	s.ply++
@@ -213,7 +219,8 @@ func (s *State) place(c int) {
 }
 
 // judge works out which structures a stone of colour on the empty cell c
-// would complete, and the distinct groups it would join. It changes nothing.
+// would complete, and the distinct groups it would join; own (not 0) says
+// which neighbours hold colour already. It changes nothing.
 //
 // The ring test needs no search. Treat the group as a patch of the
 // triangular lattice (stones, the links between touching stones, and the
@@ -223,25 +230,25 @@ func (s *State) place(c int) {
 // joins), by Euler's formula. A ring that encloses only the group's own
 // cells leaves some own stone with six own neighbours, and that stone must
 // sit in the middle of three consecutive own neighbours of c.
-func (s *State) judge(c int, colour uint8) (won Structure, roots [3]int16, n int) {
-	own := s.around(c, colour)
-	if own == 0 {
-		return 0, roots, 0
-	}
+func (s *State) judge(c int, colour, own uint8) (won Structure, g groups) {
 	p := &patterns[own]
 	// Stones of one run touch each other, so one find per run will do.
-	roots[0], n = int16(s.find(c+p.starts[0])), 1
-	mask := s.geo.edge[c] | s.edges[roots[0]]
+	g.a, g.n = s.find(c+p.starts[0]), 1
+	mask := s.geo.edge[c&gridMask] | s.edges[g.a&gridMask]
 	for k := 1; k < int(p.runs); k++ {
-		r := int16(s.find(c + p.starts[k]))
-		if roots[0] == r || n > 1 && roots[1] == r {
+		r := s.find(c + p.starts[k])
+		switch {
+		case r == g.a || g.n > 1 && r == g.b:
 			continue
+		case g.n == 1:
+			g.b = r
+		default:
+			g.c = r
 		}
-		roots[n] = r
-		n++
-		mask |= s.edges[r]
+		g.n++
+		mask |= s.edges[r&gridMask]
 	}
-	if p.closed || int(p.runs) > n {
+	if p.closed || int(p.runs) > g.n {
 		won = Ring
 	} else if p.middles != 0 {
 		for i, d := range dirs {
@@ -258,7 +265,13 @@ func (s *State) judge(c int, colour uint8) (won Structure, roots [3]int16, n int
 	if bits.OnesCount16(mask&cornerBits) >= 2 {
 		won |= Bridge
 	}
-	return won, roots, n
+	return won, g
+}
+
+// groups are the distinct groups (their roots) that a stone would join:
+// n of them, at most three.
+type groups struct {
+	a, b, c, n int
 }
 
 // pattern describes one set of own neighbours around a cell (bit i for
@@ -294,25 +307,33 @@ var patterns = func() (t [64]pattern) {
 // It has no branches: (x^colour)-1 has its top bit set only when x equals
 // colour, as cell values are below 128. It runs for every stone.
 func (s *State) around(c int, colour uint8) uint8 {
-	b := func(x uint8) uint8 { return ((x ^ colour) - 1) >> 7 }
-	return b(s.cell[c+left]) | b(s.cell[c+upLeft])<<1 | b(s.cell[c+up])<<2 |
-		b(s.cell[c+right])<<3 | b(s.cell[c+downRight])<<4 | b(s.cell[c+down])<<5
+	cl := &s.cell
+	return (cl[(c+left)&gridMask]^colour-1)>>7 |
+		(cl[(c+upLeft)&gridMask]^colour-1)>>7<<1 |
+		(cl[(c+up)&gridMask]^colour-1)>>7<<2 |
+		(cl[(c+right)&gridMask]^colour-1)>>7<<3 |
+		(cl[(c+downRight)&gridMask]^colour-1)>>7<<4 |
+		(cl[(c+down)&gridMask]^colour-1)>>7<<5
 }
 
 // find returns the root of x's group. Union by size keeps trees shallow, so
 // find needs no path compression and never writes: reading a state is safe
 // while another goroutine reads it too.
 func (s *State) find(x int) int {
-	for s.parent[x] >= 0 {
-		x = int(s.parent[x])
+	for {
+		p := s.parent[x&gridMask]
+		if p < 0 {
+			return x
+		}
+		x = int(p)
 	}
-	return x
 }
 
 func (s *State) union(a, b int) int {
 	if a == b {
 		return a
 	}
+	a, b = a&gridMask, b&gridMask
 	if s.parent[a] > s.parent[b] { // a is the smaller group
 		a, b = b, a
 	}
@@ -329,7 +350,12 @@ func (s *State) WouldWin(m game.Move) Structure {
 	if !ok || s.over() || s.cell[c] != empty {
 		return 0
 	}
-	won, _, _ := s.judge(c, uint8(s.ply&1)+1)
+	colour := uint8(s.ply&1) + 1
+	own := s.around(c, colour)
+	if own == 0 {
+		return 0
+	}
+	won, _ := s.judge(c, colour, own)
 	return won
 }
 

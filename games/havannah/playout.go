@@ -12,22 +12,26 @@ import (
 // draw). It never swaps. It does not allocate, so a search can run it
 // millions of times on copies of one position.
 func (s *State) RandomPlayout(rng *rand.Rand) game.Player {
-	var empties [gridCells]int16
+	var empties [gridSize]int16
 	n := 0
-	for _, c := range s.geo.cells {
-		if s.cell[c] == empty {
-			empties[n] = c
-			n++
+	if s.stones == 0 {
+		n = copy(empties[:], s.geo.cells)
+	} else {
+		for _, c := range s.geo.cells {
+			if s.cell[c] == empty {
+				empties[n] = c
+				n++
+			}
 		}
 	}
 	// One draw from rng seeds a generator that the loop can inline: a
 	// call through rand.Rand per stone would cost a fifth of the playout.
 	r := wyrand(rng.Uint64())
 	for n > 0 && s.won == 0 {
-		i := r.below(n)
+		i := r.below(n) & gridMask
 		c := empties[i]
 		n--
-		empties[i] = empties[n]
+		empties[i] = empties[n&gridMask]
 		s.place(int(c))
 	}
 	return s.Outcome().Winner
