@@ -9,14 +9,22 @@ import (
 	"time"
 )
 
-// BenchmarkLiveGames plays 100 games at once, each between two WebSocket
-// clients, through the whole path: message → engine → SQLite (synced) →
-// broadcast. It reports moves per second over all games and the time from
-// one player sending a move to the other player's socket receiving it.
+// BenchmarkLiveGames plays games at once (1, then 100), each between two
+// WebSocket clients, through the whole path: message → engine → SQLite
+// (synced) → broadcast. Every client moves as soon as it may, so 100 games
+// saturate the server. It reports moves per second over all games and the
+// time from one player sending a move to the other player's socket
+// receiving it.
 //
 //	go test ./internal/server -run '^$' -bench LiveGames -benchtime 1x
 func BenchmarkLiveGames(b *testing.B) {
-	const games, movesPerGame = 100, 40
+	for _, games := range []int{1, 100} {
+		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) { benchmarkLiveGames(b, games) })
+	}
+}
+
+func benchmarkLiveGames(b *testing.B, games int) {
+	const movesPerGame = 40
 	ts := newTestServer(b)
 	var all []time.Duration
 	var moves int
