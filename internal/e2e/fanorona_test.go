@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -280,36 +279,14 @@ func waitBoard(t *testing.T, ctx context.Context, board string) {
 	t.Helper()
 	const read = `document.querySelector("#board .replaying") ? "replaying" :
 		[...document.querySelectorAll("#board .pt")].map((g) => g.classList.contains("white") ? "W" : g.classList.contains("black") ? "B" : ".").join("")`
-	deadline := time.Now().Add(bt.Timeout)
-	for {
-		got, err := bt.Eval[string](ctx, read)
-		must(t, err)
-		if got == board {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the board shows %s, want %s", got, board)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, ctx, read, board, "the board")
 }
 
 // waitStill waits until nothing moves on the page, so that a screenshot
 // shows where the pieces are.
 func waitStill(t *testing.T, ctx context.Context) {
 	t.Helper()
-	deadline := time.Now().Add(bt.Timeout)
-	for {
-		still, err := bt.Eval[bool](ctx, `!document.querySelector("#board .replaying") && document.getAnimations().length === 0`)
-		must(t, err)
-		if still {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the page is still moving")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, ctx, `!document.querySelector("#board .replaying") && document.getAnimations().length === 0`, true, "the page keeps moving")
 }
 
 func legalTurns(s *fanorona.State) []string {

@@ -103,21 +103,28 @@ func apiState(t *testing.T, srv *bt.Server, id string) snapshot {
 	return s
 }
 
-// waitMoves waits until the page's move list has n entries.
-func waitMoves(t *testing.T, ctx context.Context, n int) {
+// waitFor evaluates a JavaScript expression until it gives want, and
+// fails the test with what it gave last when that takes too long.
+func waitFor[T comparable](t *testing.T, ctx context.Context, expression string, want T, what string) {
 	t.Helper()
 	deadline := time.Now().Add(bt.Timeout)
 	for {
-		got, err := bt.Eval[int](ctx, `document.querySelectorAll("#moves li[data-ply]").length`)
+		got, err := bt.Eval[T](ctx, expression)
 		must(t, err)
-		if got == n {
+		if got == want {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the move list has %d moves, want %d", got, n)
+			t.Fatalf("%s: got %v, want %v", what, got, want)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// waitMoves waits until the page's move list has n entries.
+func waitMoves(t *testing.T, ctx context.Context, n int) {
+	t.Helper()
+	waitFor(t, ctx, `document.querySelectorAll("#moves li[data-ply]").length`, n, "moves in the list")
 }
 
 func must(t *testing.T, err error) {

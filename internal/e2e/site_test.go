@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -36,18 +35,7 @@ func setValue(t *testing.T, ctx context.Context, selector, value string) {
 // waitStones waits until the board shows n stones.
 func waitStones(t *testing.T, ctx context.Context, n int) {
 	t.Helper()
-	deadline := time.Now().Add(bt.Timeout)
-	for {
-		got, err := bt.Eval[int](ctx, `document.querySelectorAll("#board .cell.white, #board .cell.black").length`)
-		must(t, err)
-		if got == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the board shows %d stones, want %d", got, n)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, ctx, `document.querySelectorAll("#board .cell.white, #board .cell.black").length`, n, "stones on the board")
 }
 
 // startPair creates a Havannah game of the given side and seats a friend.
