@@ -18,7 +18,7 @@ import (
 type Store interface {
 	Create(ctx context.Context, g store.Game) error
 	Load(ctx context.Context, id string) (store.Game, []store.Event, error)
-	Append(ctx context.Context, id string, e store.Event, end *store.Ending) error
+	Append(ctx context.Context, id string, events []store.Event, end *store.Ending) error
 	Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error
 	Follow(ctx context.Context, id string, next store.Game) error
 }
@@ -84,24 +84,45 @@ func (h *hub) with(ctx context.Context, id string, f func(g *liveGame) error) er
 		}
 		h.mu.Unlock()
 
-		g.mu.Lock()
-		if g.evicted {
-			g.mu.Unlock()
-			continue
+		if retry, err := h.locked(ctx, id, g, f); !retry {
+			return err
 		}
-		if !g.loaded {
-			if err := h.load(ctx, id, g); err != nil {
-				g.evicted = true
-				g.mu.Unlock()
-				h.drop(id, g)
-				return err
-			}
-		}
-		g.used = h.now()
-		err := f(g)
-		g.mu.Unlock()
-		return err
 	}
+}
+
+// locked runs f on g under its lock. It reports retry when g was dropped
+// from the hub meanwhile. A panic in f (an engine's bug, say) unlocks the
+// game and makes the next caller rebuild it from the store.
+func (h *hub) locked(ctx context.Context, id string, g *liveGame, f func(g *liveGame) error) (retry bool, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			g.loaded = false
+			panic(p)
+		}
+	}()
+	if g.evicted {
+		return true, nil
+	}
+	if !g.loaded {
+		// A reload must not fail because one caller gave up waiting.
+		if err := h.load(context.WithoutCancel(ctx), id, g); err != nil {
+			// Open pages reconnect and find the game again, or not.
+			for sub := range g.subs {
+				sub.drop()
+			}
+			g.evicted = true
+			h.drop(id, g)
+			return false, err
+		}
+		if len(g.subs) > 0 {
+			// Pages open across a reload may have missed events.
+			h.broadcastState(g)
+		}
+	}
+	g.used = h.now()
+	return false, f(g)
 }
 
 func (h *hub) drop(id string, g *liveGame) {
@@ -284,6 +305,7 @@ func (h *hub) join(ctx context.Context, id, invite string) (seat, secret string,
 		secret = newSecret()
 		hash := hashSecret(secret)
 		if err := h.store.Join(ctx, id, seat, hash, h.now()); err != nil {
+			g.loaded = false // the store knows better: ask it next time
 			if errors.Is(err, store.ErrConflict) {
 				return errSeatTaken
 			}
@@ -324,13 +346,11 @@ func (h *hub) move(ctx context.Context, id, secret string, ply int, text string)
 			}
 			return refuse(http.StatusUnprocessableEntity, "illegal", "%v", err)
 		}
-		if err := h.commit(ctx, g, store.Event{Kind: "move", Seat: seat, Move: canonical}, next); err != nil {
-			return err
-		}
-		// Moves the rules force (a pass with nothing to move) are made
-		// for the player at once.
-		for g.rec.Status != "over" {
-			f, ok := g.state.(interface{ Forced() (game.Move, bool) })
+		steps := []step{{store.Event{Kind: "move", Seat: seat, Move: canonical}, next}}
+		// Moves the rules force (a pass with nothing to move) are made for
+		// the player at once, and stored with the move that forced them.
+		for !next.Outcome().Over {
+			f, ok := next.(interface{ Forced() (game.Move, bool) })
 			if !ok {
 				break
 			}
@@ -338,14 +358,16 @@ func (h *hub) move(ctx context.Context, id, secret string, ply int, text string)
 			if !ok {
 				break
 			}
-			seat := g.state.ToMove().String()
-			next, canonical, err := g.after(g.state.FormatMove(m))
-			if err != nil {
+			forcedSeat := next.ToMove().String()
+			after := next.Clone()
+			if err := after.Play(m); err != nil {
 				return err
 			}
-			if err := h.commit(ctx, g, store.Event{Kind: "move", Seat: seat, Move: canonical}, next); err != nil {
-				return err
-			}
+			steps = append(steps, step{store.Event{Kind: "move", Seat: forcedSeat, Move: after.FormatMove(m)}, after})
+			next = after
+		}
+		if err := h.commit(ctx, g, steps...); err != nil {
+			return err
 		}
 		version = len(g.events)
 		return nil
@@ -360,7 +382,7 @@ func (h *hub) resign(ctx context.Context, id, secret string) (version int, err e
 		if err != nil {
 			return err
 		}
-		if err := h.commit(ctx, g, store.Event{Kind: "resign", Seat: seat}, g.state); err != nil {
+		if err := h.commit(ctx, g, step{store.Event{Kind: "resign", Seat: seat}, g.state}); err != nil {
 			return err
 		}
 		version = len(g.events)
@@ -369,19 +391,31 @@ func (h *hub) resign(ctx context.Context, id, secret string) (version int, err e
 	return version, err
 }
 
-// commit stores an event as the game's next, then makes next (the
-// position after it) the game's position and tells every page. Only what
-// the store has accepted is ever applied.
-func (h *hub) commit(ctx context.Context, g *liveGame, e store.Event, next game.State) error {
-	e.Seq = len(g.events) + 1
-	e.At = h.now()
+// step is an event with the position after it.
+type step struct {
+	event store.Event
+	after game.State
+}
+
+// commit stores events as the game's next, all or none, then applies them
+// one by one and tells every page of each. Only what the store has
+// accepted is ever applied.
+func (h *hub) commit(ctx context.Context, g *liveGame, steps ...step) error {
+	now := h.now()
+	events := make([]store.Event, len(steps))
+	for i := range steps {
+		steps[i].event.Seq = len(g.events) + 1 + i
+		steps[i].event.At = now
+		events[i] = steps[i].event
+	}
+	last := steps[len(steps)-1]
 	var end *store.Ending
-	if e.Kind == "resign" {
-		end = &store.Ending{Winner: otherSeat(e.Seat), Reason: "resign"}
-	} else if out := next.Outcome(); out.Over {
+	if last.event.Kind == "resign" {
+		end = &store.Ending{Winner: otherSeat(last.event.Seat), Reason: "resign"}
+	} else if out := last.after.Outcome(); out.Over {
 		end = &store.Ending{Winner: out.Winner.String(), Reason: out.Reason}
 	}
-	if err := h.store.Append(ctx, g.rec.ID, e, end); err != nil {
+	if err := h.store.Append(ctx, g.rec.ID, events, end); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			// Another server wrote first: forget what we knew.
 			g.loaded = false
@@ -389,18 +423,21 @@ func (h *hub) commit(ctx context.Context, g *liveGame, e store.Event, next game.
 		}
 		return err
 	}
-	if e.Kind == "move" {
-		g.state = next
-		g.noteMove(e.Move)
+	for i, st := range steps {
+		e := st.event
+		if e.Kind == "move" {
+			g.state = st.after
+			g.noteMove(e.Move)
+		}
+		g.events = append(g.events, e)
+		g.rec.Version = e.Seq
+		g.rec.Updated = e.At
+		if i == len(steps)-1 && end != nil {
+			g.rec.Status, g.rec.Winner, g.rec.Reason = "over", end.Winner, end.Reason
+		}
+		g.view = g.state.View()
+		h.broadcastEvent(g, e)
 	}
-	g.events = append(g.events, e)
-	g.rec.Version = e.Seq
-	g.rec.Updated = e.At
-	if end != nil {
-		g.rec.Status, g.rec.Winner, g.rec.Reason = "over", end.Winner, end.Reason
-	}
-	g.view = g.state.View()
-	h.broadcastEvent(g, e)
 	return nil
 }
 

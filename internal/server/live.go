@@ -110,24 +110,33 @@ func encode(v any) []byte {
 // message is built once per seat.
 func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
 	made := map[string][]byte{}
+	playerLeft := false
 	for sub := range g.subs {
 		b, ok := made[sub.seat]
 		if !ok {
 			b = encode(msg(sub.seat))
 			made[sub.seat] = b
 		}
-		h.deliver(g, sub, b)
+		if !h.deliver(g, sub, b) && sub.seat != "" {
+			playerLeft = true
+		}
+	}
+	if playerLeft {
+		h.broadcastPresence(g)
 	}
 }
 
 // deliver queues a message without waiting: a page that cannot keep up is
-// dropped, reconnects and resumes from its version.
-func (h *hub) deliver(g *liveGame, sub *subscriber, msg []byte) {
+// dropped, reconnects and resumes from its version. It reports whether
+// the page is still there.
+func (h *hub) deliver(g *liveGame, sub *subscriber, msg []byte) bool {
 	select {
 	case sub.send <- msg:
+		return true
 	default:
 		h.leave(g, sub)
 		sub.drop()
+		return false
 	}
 }
 

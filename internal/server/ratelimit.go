@@ -62,3 +62,32 @@ func clientKey(r *http.Request) string {
 	}
 	return host
 }
+
+// counter bounds how many live connections one client address holds open.
+type counter struct {
+	max int
+
+	mu    sync.Mutex
+	count map[string]int
+}
+
+func newCounter(max int) *counter { return &counter{max: max, count: map[string]int{}} }
+
+// open takes a place for key, if one is free.
+func (c *counter) open(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.count[key] >= c.max {
+		return false
+	}
+	c.count[key]++
+	return true
+}
+
+func (c *counter) close(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.count[key]--; c.count[key] <= 0 {
+		delete(c.count, key)
+	}
+}

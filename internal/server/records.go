@@ -158,7 +158,7 @@ func (s *Server) parseRecord(text string) (game.Record, game.Game, error) {
 		return rec, engine, nil
 	}
 	var firstErr error
-	for _, engine := range s.games {
+	for _, engine := range s.order {
 		if engine.Records == nil {
 			continue
 		}

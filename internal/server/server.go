@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"bretter/game"
@@ -31,15 +32,19 @@ type Server struct {
 	site    *web.Site
 	log     *slog.Logger
 	games   map[string]game.Game
+	order   []game.Game // as configured, for a stable order
 	creates *limiter
 	moves   *limiter
+	conns   *counter // live connections per address
 	mux     *http.ServeMux
 }
 
 // Limits on what a client may send.
 const (
-	maxBody    = 16 << 10 // bytes of a JSON request or form
-	maxMessage = 4 << 10  // bytes of a WebSocket message
+	maxBody           = 16 << 10 // bytes of a JSON request or form
+	maxMessage        = 4 << 10  // bytes of a WebSocket message
+	maxConnsPerClient = 200      // open game pages per address (a school shares one)
+	bodyTimeout       = 30 * time.Second
 )
 
 // New builds the server and its routes.
@@ -59,8 +64,10 @@ func New(cfg Config) *Server {
 		site:    cfg.Site,
 		log:     cfg.Log,
 		games:   games,
+		order:   cfg.Games,
 		creates: newLimiter(cfg.CreatesPerMinute/60, cfg.CreatesPerMinute/3),
 		moves:   newLimiter(cfg.MovesPerSecond, 2*cfg.MovesPerSecond),
+		conns:   newCounter(maxConnsPerClient),
 		mux:     http.NewServeMux(),
 	}
 	s.routes()
@@ -110,6 +117,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		limit = maxRecord
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if !strings.HasSuffix(r.URL.Path, "/ws") {
+		// A body dribbled in slowly holds a connection; live connections
+		// are long by design and time out by their pings instead.
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
+	}
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	defer func() {
 		if p := recover(); p != nil {

@@ -397,6 +397,7 @@ func TestSecretsStayPrivate(t *testing.T) {
 	}
 	res, _ := http.Get(hs.URL + "/g/" + g.id + "/seat/" + g.white)
 	res.Body.Close()
+	hs.Close() // every request has finished writing to the log
 	for _, secret := range []string{g.white, g.black, inviteToken(g.white), inviteToken(g.black)} {
 		if strings.Contains(logged.String(), secret) {
 			t.Fatal("a secret reached the log")

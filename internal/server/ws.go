@@ -52,10 +52,14 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	}
 	secret := s.secret(r, id)
 	// Refuse unknown games and wrong secrets with a plain HTTP answer,
-	// before upgrading.
+	// before upgrading. A stale cookie only means watching; a wrong
+	// Authorization header is a mistake to report.
 	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
 		if secret != "" && g.seatOf(secret) == "" {
-			return errWrongSecret
+			if r.Header.Get("Authorization") != "" {
+				return errWrongSecret
+			}
+			secret = ""
 		}
 		return nil
 	})
@@ -63,6 +67,11 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if !s.conns.open(clientKey(r)) {
+		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many open games from your address"))
+		return
+	}
+	defer s.conns.close(clientKey(r))
 	// Accept refuses pages of other sites: the Origin must be this host.
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
@@ -143,13 +152,18 @@ func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret 
 	if err := dec.Decode(&m); err != nil {
 		return errorReply(0, refuse(http.StatusBadRequest, "bad_request", "malformed message: %v", err)), true
 	}
+	if dec.More() {
+		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "malformed message: more than one value")), true
+	}
+	// Every message costs the server work under the game's lock: all of
+	// them count against the address's budget.
+	if !s.moves.allow(clientKey(r), s.hub.now()) {
+		return errorReply(m.ID, refuse(http.StatusTooManyRequests, "rate", "too many messages: slow down")), true
+	}
 	var err error
 	rep := reply{Type: "ack", ID: m.ID}
 	switch m.Type {
 	case "move":
-		if !s.moves.allow(clientKey(r), s.hub.now()) {
-			return errorReply(m.ID, refuse(http.StatusTooManyRequests, "rate", "too many moves: slow down")), true
-		}
 		if m.Ply == nil || m.Move == "" {
 			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `a move needs "ply" and "move"`)), true
 		}

@@ -209,12 +209,15 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 	return g, events, nil
 }
 
-// Append adds an event as number e.Seq, which must follow the last one,
-// and records the ending it brings, if any. A taken number, or a game
-// already over, is ErrConflict: exactly one of two racing events lands.
-// It returns once the event is on disk.
-func (s *SQLite) Append(ctx context.Context, id string, e Event, end *Ending) error {
-	req := appendRequest{id: id, event: e, end: end, done: make(chan error, 1)}
+// Append adds events, numbered from the one after the last, and records
+// the ending they bring, if any: all of them or none. A taken number, or
+// a game already over, is ErrConflict, so exactly one of two racing
+// appends lands. It returns once the events are on disk.
+func (s *SQLite) Append(ctx context.Context, id string, events []Event, end *Ending) error {
+	if len(events) == 0 {
+		return errors.New("nothing to append")
+	}
+	req := appendRequest{id: id, events: events, end: end, done: make(chan error, 1)}
 	select {
 	case s.appends <- req:
 	case <-ctx.Done():
@@ -223,17 +226,17 @@ func (s *SQLite) Append(ctx context.Context, id string, e Event, end *Ending) er
 		return errClosed
 	}
 	// Once queued, the request is carried out whatever happens to ctx:
-	// its answer must say whether the event is stored.
+	// its answer must say whether the events are stored.
 	return <-req.done
 }
 
 var errClosed = errors.New("the store is closed")
 
 type appendRequest struct {
-	id    string
-	event Event
-	end   *Ending
-	done  chan error
+	id     string
+	events []Event
+	end    *Ending
+	done   chan error
 }
 
 // maxBatch bounds how many appends share one transaction.
@@ -282,7 +285,7 @@ func (s *SQLite) commitAppends() {
 }
 
 func appendOne(tx *sql.Tx, req appendRequest) error {
-	ctx, e := context.Background(), req.event
+	ctx := context.Background()
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT event`); err != nil {
 		return err
 	}
@@ -296,19 +299,25 @@ func appendOne(tx *sql.Tx, req appendRequest) error {
 		if err != nil {
 			return err
 		}
-		if e.Seq != version+1 || status == "over" {
+		if req.events[0].Seq != version+1 || status == "over" {
 			return ErrConflict
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
-			req.id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
-			return err
+		for i, e := range req.events {
+			if e.Seq != version+1+i {
+				return fmt.Errorf("%w: event %d cannot follow %d", ErrConflict, e.Seq, version+i)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
+				req.id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
+				return err
+			}
 		}
+		last := req.events[len(req.events)-1]
 		status, winner, reason := "playing", "", ""
 		if req.end != nil {
 			status, winner, reason = "over", req.end.Winner, req.end.Reason
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE games SET version = ?, status = ?, winner = ?, reason = ?, updated_at = ? WHERE id = ?`,
-			e.Seq, status, winner, reason, e.At.UnixMilli(), req.id)
+			last.Seq, status, winner, reason, last.At.UnixMilli(), req.id)
 		return err
 	}()
 	if err != nil {

@@ -58,19 +58,19 @@ func TestGameLifecycle(t *testing.T) {
 	}
 
 	e1 := Event{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}
-	if err := s.Append(ctx, g.ID, e1, nil); err != nil {
+	if err := s.Append(ctx, g.ID, []Event{e1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []Event{{Seq: 1, Kind: "move", Seat: "black", Move: "a1", At: at}, {Seq: 3, Kind: "move", Seat: "black", Move: "a1", At: at}} {
-		if err := s.Append(ctx, g.ID, bad, nil); !errors.Is(err, ErrConflict) {
+		if err := s.Append(ctx, g.ID, []Event{bad}, nil); !errors.Is(err, ErrConflict) {
 			t.Fatalf("event %d after 1: %v", bad.Seq, err)
 		}
 	}
 	e2 := Event{Seq: 2, Kind: "resign", Seat: "black", At: at}
-	if err := s.Append(ctx, g.ID, e2, &Ending{Winner: "white", Reason: "resign"}); err != nil {
+	if err := s.Append(ctx, g.ID, []Event{e2}, &Ending{Winner: "white", Reason: "resign"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Append(ctx, g.ID, Event{Seq: 3, Kind: "move", Seat: "white", Move: "a1", At: at}, nil); !errors.Is(err, ErrConflict) {
+	if err := s.Append(ctx, g.ID, []Event{{Seq: 3, Kind: "move", Seat: "white", Move: "a1", At: at}}, nil); !errors.Is(err, ErrConflict) {
 		t.Fatalf("an event after the end: %v", err)
 	}
 
@@ -123,7 +123,7 @@ func TestConcurrentAppends(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs <- s.Append(ctx, id, Event{Seq: 1, Kind: "move", Seat: "white", Move: fmt.Sprint("m", i), At: time.Now()}, nil)
+				errs <- s.Append(ctx, id, []Event{{Seq: 1, Kind: "move", Seat: "white", Move: fmt.Sprint("m", i), At: time.Now()}}, nil)
 			}()
 		}
 	}
@@ -146,7 +146,31 @@ func TestConcurrentAppends(t *testing.T) {
 			t.Fatalf("%s: version %d, %d events, %v", id, g.Version, len(events), err)
 		}
 	}
-	if err := s.Append(ctx, "nonexistent", Event{Seq: 1}, nil); !errors.Is(err, ErrNotFound) {
+	if err := s.Append(ctx, "nonexistent", []Event{{Seq: 1}}, nil); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("append to an unknown game: %v", err)
+	}
+}
+
+// A move and the passes it forces are stored together or not at all.
+func TestAppendSeveral(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := t.Context()
+	if err := s.Create(ctx, sample("aaaaaaaaaa")); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now()
+	two := []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "C3D4", At: at}, {Seq: 2, Kind: "move", Seat: "black", Move: "PASS", At: at}}
+	if err := s.Append(ctx, "aaaaaaaaaa", two, nil); err != nil {
+		t.Fatal(err)
+	}
+	gap := []Event{{Seq: 3, Kind: "move", Seat: "white", Move: "x", At: at}, {Seq: 5, Kind: "move", Seat: "black", Move: "y", At: at}}
+	if err := s.Append(ctx, "aaaaaaaaaa", gap, nil); err == nil {
+		t.Fatal("events with a gap in their numbers were stored")
+	}
+	if g, events, err := s.Load(ctx, "aaaaaaaaaa"); err != nil || g.Version != 2 || len(events) != 2 {
+		t.Fatalf("after a refused pair: version %d, %d events, %v", g.Version, len(events), err)
+	}
+	if err := s.Append(ctx, "aaaaaaaaaa", nil, nil); err == nil {
+		t.Fatal("an empty append succeeded")
 	}
 }

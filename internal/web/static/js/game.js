@@ -59,11 +59,19 @@ export async function start() {
 // seat's cookie, and the page reloads as the player.
 async function join() {
   $('status').textContent = t('join.joining');
-  const res = await fetch(`/api/games/${boot.id}/join`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ invite: boot.invite }),
-  });
+  let res;
+  try {
+    res = await fetch(`/api/games/${boot.id}/join`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ invite: boot.invite }),
+    });
+  } catch (err) {
+    // Without a connection there is no seat to take: watch, and the
+    // invitation can be opened again later.
+    notice(t('error.other', { detail: err.message }));
+    return;
+  }
   if (res.ok) {
     location.replace(`/g/${boot.id}`);
     await new Promise(() => {}); // the page is going away

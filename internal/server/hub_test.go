@@ -1,0 +1,173 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"bretter/games/dvonn"
+	"bretter/internal/store"
+	"bretter/internal/web"
+)
+
+// faultyStore wraps the real store and fails on command.
+type faultyStore struct {
+	*store.SQLite
+	panicAppend    atomic.Bool // the next Append panics
+	conflictAppend atomic.Bool // the next Append says another server wrote first
+	failLoad       atomic.Bool // the next Load fails
+}
+
+func (f *faultyStore) Append(ctx context.Context, id string, events []store.Event, end *store.Ending) error {
+	if f.panicAppend.CompareAndSwap(true, false) {
+		panic("the disk is on fire")
+	}
+	if f.conflictAppend.CompareAndSwap(true, false) {
+		return store.ErrConflict
+	}
+	return f.SQLite.Append(ctx, id, events, end)
+}
+
+func (f *faultyStore) Load(ctx context.Context, id string) (store.Game, []store.Event, error) {
+	if f.failLoad.CompareAndSwap(true, false) {
+		return store.Game{}, nil, errors.New("the disk is away")
+	}
+	return f.SQLite.Load(ctx, id)
+}
+
+func newFaultyServer(t *testing.T) (*testServer, *faultyStore) {
+	t.Helper()
+	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "f.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &faultyStore{SQLite: st}
+	site, _ := web.New(testGames)
+	srv := New(Config{Store: f, Games: testGames, Site: site, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.Close()
+		st.Close()
+	})
+	return &testServer{Server: hs, srv: srv, store: st}, f
+}
+
+// A panic while a game is locked (a bug in an engine or a store) must not
+// leave that game locked: the next request is answered, from the store.
+func TestPanicLeavesTheGameUsable(t *testing.T) {
+	ts, f := newFaultyServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"start":"me"}`)
+	f.panicAppend.Store(true)
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, `{"ply":0,"move":"e5"}`, nil); code != http.StatusInternalServerError {
+		t.Fatalf("a move whose store panics: %d", code)
+	}
+	done := make(chan Snapshot, 1)
+	go func() { done <- ts.state(t, g.id, "") }()
+	select {
+	case s := <-done:
+		if s.Version != 0 {
+			t.Fatalf("after the panic the game is at version %d", s.Version)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the game stayed locked after a panic")
+	}
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, `{"ply":0,"move":"e5"}`, nil); code != http.StatusOK {
+		t.Fatalf("the move again: %d", code)
+	}
+}
+
+// When the store says another server wrote first and then cannot be read,
+// open pages are let go so that they reconnect, rather than left waiting
+// on a game nobody updates.
+func TestFailedReloadLetsPagesGo(t *testing.T) {
+	ts, f := newFaultyServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"start":"me"}`)
+	sub, _, err := ts.srv.hub.subscribe(t.Context(), g.id, "", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.conflictAppend.Store(true)
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, `{"ply":0,"move":"e5"}`, nil); code != http.StatusConflict {
+		t.Fatalf("a move another server beat: %d", code)
+	}
+	f.failLoad.Store(true)
+	if code := ts.call(t, "GET", "/api/games/"+g.id, "", nil, nil); code != http.StatusInternalServerError {
+		t.Fatalf("reading a game the store cannot load: %d", code)
+	}
+	select {
+	case <-sub.gone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a page of the game was kept after the game was dropped")
+	}
+	if s := ts.state(t, g.id, ""); s.Version != 0 {
+		t.Fatalf("the game came back at version %d", s.Version)
+	}
+}
+
+// A move and the pass it forces are one event each, stored together.
+func TestForcedPassIsStoredWithTheMove(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"dvonn","start":"me"}`)
+	plan := dvonnWithPass(t)
+	for i, m := range plan.moves[:plan.before] {
+		if m == "PASS" {
+			continue
+		}
+		secret := g.white
+		if plan.seats[i] == "black" {
+			secret = g.black
+		}
+		s := ts.state(t, g.id, "")
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": len(s.Moves), "move": m}, nil); code != 200 {
+			t.Fatalf("move %d %s: %d", i+1, m, code)
+		}
+	}
+	s := ts.state(t, g.id, "")
+	if len(s.Moves) < plan.before || s.Moves[plan.before-1] != "PASS" {
+		t.Fatalf("the forced pass was not played: %v", s.Moves[max(0, len(s.Moves)-3):])
+	}
+	_, events, _ := ts.store.Load(t.Context(), g.id)
+	if last := events[plan.before-1]; last.Move != "PASS" || last.Seat != plan.seats[plan.before-1] {
+		t.Fatalf("stored: %+v", last)
+	}
+}
+
+// passPlan is a DVONN game, played by random moves, up to and including
+// its first forced pass.
+type passPlan struct {
+	moves  []string
+	seats  []string // who made each move
+	before int      // the number of moves up to and including the pass
+}
+
+func dvonnWithPass(t *testing.T) passPlan {
+	t.Helper()
+	for seed := uint64(1); seed < 200; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 99))
+		s := dvonn.New()
+		var plan passPlan
+		for !s.Outcome().Over {
+			legal := s.Legal(nil)
+			m := legal[rng.IntN(len(legal))]
+			plan.seats = append(plan.seats, s.ToMove().String())
+			plan.moves = append(plan.moves, s.FormatMove(m))
+			if err := s.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			if plan.moves[len(plan.moves)-1] == "PASS" {
+				plan.before = len(plan.moves)
+				return plan
+			}
+		}
+	}
+	t.Fatal("no random game with a forced pass")
+	return passPlan{}
+}
