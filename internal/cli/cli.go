@@ -12,7 +12,7 @@ import (
 
 const usage = `usage:
   bretter [serve] [-addr HOST:PORT] [-db FILE]   run the site (default localhost:8080, bretter.db)
-  bretter judge GAME [options] < moves           judge a move list, print JSON
+  bretter judge GAME [options] < moves           judge a move list, print JSON (optional rules allowed)
   bretter perft GAME -depth D [options] < moves  count legal move sequences
   bretter help                                   show this text
 

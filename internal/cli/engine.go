@@ -36,7 +36,9 @@ func parseEngineArgs(cmd string, args []string, games []game.Game, extra func(*f
 	bools := make(map[string]*bool, len(g.Options))
 	for _, o := range g.Options {
 		if o.Bool {
-			bools[o.Name] = fs.Bool(o.Name, o.Default == 1, "")
+			// A record to judge may use any optional rule (Havannah's swap
+			// as the second move): judge allows them unless told -name=false.
+			bools[o.Name] = fs.Bool(o.Name, o.Default == 1 || cmd == "judge", "")
 		} else {
 			values[o.Name] = fs.Int(o.Name, o.Default, "")
 		}

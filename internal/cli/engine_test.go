@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"bretter/game"
+	"bretter/game/gametest"
 	"bretter/games/dvonn"
 	"bretter/games/fanorona"
 	"bretter/games/havannah"
@@ -33,7 +35,9 @@ func TestJudgeHavannah(t *testing.T) {
 		{"a1 a2 a3\n\tb4 ", []string{"-size", "4"}, `{"plies":4,"result":"ongoing","reason":"","structures":[]}`, 0},
 		{"", nil, `{"plies":0,"result":"ongoing","reason":"","structures":[]}`, 0},
 		{"d4 swap a1", []string{"-size", "4", "-swap"}, `{"plies":3,"result":"ongoing","reason":"","structures":[]}`, 0},
-		{"d4 swap", []string{"-size", "4"}, `{"error":"illegal move: this game is played without the swap rule","ply":2}`, 1},
+		{"d4 swap a1", []string{"-size", "4"}, `{"plies":3,"result":"ongoing","reason":"","structures":[]}`, 0},
+		{"d4 swap", []string{"-size", "4", "-swap=false"}, `{"error":"illegal move: this game is played without the swap rule","ply":2}`, 1},
+		{"d4 a1 swap", []string{"-size", "4"}, `{"error":"illegal move: swap is only allowed as the second move","ply":3}`, 1},
 		{"d4 d4", []string{"-size", "4"}, `{"error":"illegal move: d4 is already taken","ply":2}`, 1},
 		{"d4 zz", []string{"-size", "4"}, `{"error":"malformed move: \"zz\" is not a cell (a letter and a number, like e5)","ply":2}`, 1},
 		{"d1 a1 d2 a2 d3 a3 d4 a4 b4", []string{"-size", "4"}, `{"error":"the game is already over","ply":9}`, 1},
@@ -100,5 +104,35 @@ func TestUnknownCommandAndGame(t *testing.T) {
 	}
 	if got, code := runCmd(t, "", "judge", "chess"); code != 1 || !strings.Contains(got, `unknown game \"chess\"`) {
 		t.Fatalf("unknown game: %s (exit %d)", got, code)
+	}
+}
+
+// The judge agrees with the reference data on every Little Golem game,
+// swaps included.
+func TestJudgeLittleGolemGames(t *testing.T) {
+	for _, row := range gametest.Corpus(t, "havannah", "littlegolem.tsv") {
+		fields := strings.Fields(row["moves"])
+		if fields[len(fields)-1] == "resign" {
+			fields = fields[:len(fields)-1] // not a move: the judge reads moves only
+		}
+		moves := strings.Join(fields, " ")
+		got, code := runCmd(t, moves, "judge", "havannah", "-size", row["size"])
+		var v struct {
+			Plies      int
+			Result     string
+			Reason     string
+			Structures []string
+		}
+		if code != 0 || json.Unmarshal([]byte(got), &v) != nil {
+			t.Fatalf("game %s: %s (exit %d)", row["id"], got, code)
+		}
+		want := map[string]string{"W": "white", "B": "black", "draw": "draw", "none": "ongoing"}[row["castro_winner"]]
+		structures := strings.Join(v.Structures, "+")
+		if structures == "" {
+			structures = "-"
+		}
+		if v.Result != want || structures != row["structure"] || v.Plies != len(strings.Fields(moves)) {
+			t.Errorf("game %s: judged %s, want %s %s", row["id"], got, want, row["structure"])
+		}
 	}
 }
