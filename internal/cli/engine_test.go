@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -133,6 +134,48 @@ func TestJudgeLittleGolemGames(t *testing.T) {
 		}
 		if v.Result != want || structures != row["structure"] || v.Plies != len(strings.Fields(moves)) {
 			t.Errorf("game %s: judged %s, want %s %s", row["id"], got, want, row["structure"])
+		}
+	}
+}
+
+// The judge agrees with the reference data of DVONN and Fanorona: every
+// legal-move count, the scores or pieces left, and the result.
+func TestJudgeReferenceGames(t *testing.T) {
+	type verdict struct {
+		Plies  int
+		Result string
+		Reason string
+		Score  struct{ White, Black int }
+		Pieces struct{ White, Black int }
+		Legal  []int
+	}
+	judge := func(t *testing.T, game, moves string) verdict {
+		t.Helper()
+		got, code := runCmd(t, moves, "judge", game)
+		var v verdict
+		if code != 0 || json.Unmarshal([]byte(got), &v) != nil {
+			t.Fatalf("%s: %s (exit %d)", game, got, code)
+		}
+		return v
+	}
+	counts := func(list string) string { return "[" + list + "]" }
+	for _, row := range gametest.Corpus(t, "dvonn", "random-games.tsv") {
+		v := judge(t, "dvonn", row["moves"])
+		legal, _ := json.Marshal(v.Legal)
+		want := map[string]string{"W": "white", "B": "black", "D": "draw"}[row["winner"]]
+		if v.Result != want || fmt.Sprint(v.Score.White) != row["white_score"] || fmt.Sprint(v.Score.Black) != row["black_score"] ||
+			string(legal) != counts(row["legal_counts"]) {
+			t.Fatalf("dvonn %s: judged %+v, want %s %s:%s", row["id"], v, want, row["white_score"], row["black_score"])
+		}
+	}
+	for _, row := range gametest.Corpus(t, "fanorona", "random-games.tsv") {
+		v := judge(t, "fanorona", row["turns"])
+		legal, _ := json.Marshal(v.Legal)
+		all := strings.Split(row["legal_turns"], ",")
+		want := map[string]string{"white": "white all_captured", "black": "black all_captured", "draw50": "draw fifty_turns"}[row["result"]]
+		if v.Result+" "+v.Reason != want || fmt.Sprint(v.Pieces.White) != row["white_left"] || fmt.Sprint(v.Pieces.Black) != row["black_left"] ||
+			string(legal) != counts(strings.Join(all[:len(all)-1], ",")) {
+			t.Fatalf("fanorona %s: judged %+v, want %s", row["game"], v, row["result"])
 		}
 	}
 }
