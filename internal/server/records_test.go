@@ -12,13 +12,7 @@ import (
 func TestPositionsAndRecords(t *testing.T) {
 	ts := newTestServer(t)
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":8},"start":"me"}`)
-	for i, m := range strings.Fields("h3 g4 f3") {
-		secret := g.white
-		if i%2 == 1 {
-			secret = g.black
-		}
-		ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil)
-	}
+	ts.play(t, g, "h3 g4 f3")
 	ts.call(t, "POST", "/api/games/"+g.id+"/resign", g.black, nil, nil)
 
 	var p struct {

@@ -106,6 +106,20 @@ func (ts *testServer) newGame(t testing.TB, body string) testGame {
 	return g
 }
 
+// play plays moves in turn, White first, through the API.
+func (ts *testServer) play(t testing.TB, g testGame, moves string) {
+	t.Helper()
+	for i, m := range strings.Fields(moves) {
+		secret := g.white
+		if i%2 == 1 {
+			secret = g.black
+		}
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil); code != http.StatusOK {
+			t.Fatalf("move %d %s: %d", i+1, m, code)
+		}
+	}
+}
+
 func (ts *testServer) state(t testing.TB, id, secret string) Snapshot {
 	t.Helper()
 	var s Snapshot
@@ -168,15 +182,7 @@ func TestWholeGameAndRematch(t *testing.T) {
 	ts := newTestServer(t)
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
 	// White connects the corners a1 and a4.
-	for i, m := range strings.Fields("a1 d4 a2 e5 a3 f6 a4") {
-		secret := g.white
-		if i%2 == 1 {
-			secret = g.black
-		}
-		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil); code != http.StatusOK {
-			t.Fatalf("move %d %s: %d", i+1, m, code)
-		}
-	}
+	ts.play(t, g, "a1 d4 a2 e5 a3 f6 a4")
 	s := ts.state(t, g.id, "")
 	if s.Status != "over" || *s.Result != (Result{Winner: "white", Reason: "bridge"}) {
 		t.Fatalf("after the bridge: %+v", s)
