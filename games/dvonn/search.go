@@ -95,3 +95,12 @@ func (s *State) RandomPlayout(rng *rand.Rand) game.Player {
 	}
 	return s.leader()
 }
+
+// CopyFrom makes s a copy of src, which must be a DVONN state.
+func (s *State) CopyFrom(src game.State) { *s = *src.(*State) }
+
+// Rollout plays random moves to the end, for the computer opponent.
+func (s *State) Rollout(rng *rand.Rand, record []game.Move) ([]game.Move, game.Outcome) {
+	s.RandomPlayout(rng)
+	return record, s.Outcome()
+}

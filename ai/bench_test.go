@@ -1,0 +1,43 @@
+package ai_test
+
+import (
+	"context"
+	"testing"
+
+	"bretter/ai"
+	"bretter/game"
+	"bretter/games/dvonn"
+	"bretter/games/fanorona"
+	"bretter/games/havannah"
+)
+
+// benchSearch reports iterations per second of one search from start.
+func benchSearch(b *testing.B, start func() game.State, iterations int) {
+	total := 0
+	for b.Loop() {
+		s := ai.New(start(), ai.Config{Iterations: iterations, Explore: 0.1, RaveBias: 0.001, Prior: 20})
+		r, err := s.Search(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += r.Iterations
+	}
+	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "iter/s")
+	b.ReportMetric(float64(ai.NodeBytes), "B/node")
+}
+
+func BenchmarkSearchHavannah8(b *testing.B) {
+	benchSearch(b, func() game.State { s, _ := havannah.New(8, false); return s }, 20000)
+}
+
+func BenchmarkSearchHavannah10(b *testing.B) {
+	benchSearch(b, func() game.State { s, _ := havannah.New(10, false); return s }, 20000)
+}
+
+func BenchmarkSearchDvonn(b *testing.B) {
+	benchSearch(b, func() game.State { return dvonn.New() }, 20000)
+}
+
+func BenchmarkSearchFanorona(b *testing.B) {
+	benchSearch(b, func() game.State { return fanorona.New() }, 20000)
+}

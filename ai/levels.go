@@ -1,0 +1,64 @@
+package ai
+
+import (
+	"fmt"
+	"time"
+)
+
+// The levels of the computer opponent.
+const (
+	MinLevel     = 1
+	MaxLevel     = 8
+	DefaultLevel = 4
+)
+
+// budgets are the iterations of levels 1 to 7 for each game; level 8
+// thinks for FullStrength. Each level has about three times the budget of
+// the one below. Levels are bounded by iterations, not time, so that they
+// play alike on a fast and a slow machine and a game can be replayed.
+var budgets = map[string][7]int{
+	"havannah": {120, 400, 1200, 3500, 10000, 25000, 60000},
+	"dvonn":    {100, 300, 1000, 3000, 10000, 30000, 100000},
+	"fanorona": {100, 300, 1000, 3000, 10000, 30000, 100000},
+}
+
+// FullStrength is the thinking time of level 8 per move.
+const FullStrength = 5 * time.Second
+
+// MaxThink bounds every level's move, whatever its iterations, so that a
+// slow or busy machine still answers.
+const MaxThink = 10 * time.Second
+
+// tuning holds each game's search settings, found in matches.
+var tuning = map[string]Config{
+	"havannah": {Explore: 0.1, RaveBias: 0.0005, Prior: 30, Expand: 2},
+	"dvonn":    {Explore: 0.5, Expand: 2},
+	"fanorona": {Explore: 0.5, Expand: 2},
+}
+
+// Level returns the search settings of level 1 to 8 for the named game.
+// The weakest level picks among the moves it found good by chance, so it
+// makes mistakes a beginner can use.
+func Level(gameName string, level int) (Config, error) {
+	b, ok := budgets[gameName]
+	if !ok {
+		return Config{}, fmt.Errorf("no computer opponent for %q", gameName)
+	}
+	if level < MinLevel || level > MaxLevel {
+		return Config{}, fmt.Errorf("level must be between %d and %d, not %d", MinLevel, MaxLevel, level)
+	}
+	c := tuning[gameName]
+	if level == MaxLevel {
+		c.Time = FullStrength
+	} else {
+		c.Iterations, c.Time = b[level-1], MaxThink
+	}
+	if level == 1 {
+		c.Temperature = 1
+	}
+	return c, nil
+}
+
+// Tuning returns the search settings of a game without a budget, for
+// commands that set their own.
+func Tuning(gameName string) Config { return tuning[gameName] }
