@@ -56,6 +56,9 @@ var migrations = []string{
 		at      INTEGER NOT NULL,
 		PRIMARY KEY (game_id, seq)
 	) WITHOUT ROWID;`,
+	`ALTER TABLE games ADD COLUMN computer TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN level INTEGER NOT NULL DEFAULT 0;
+	CREATE INDEX games_computer_playing ON games (status) WHERE computer != '';`,
 }
 
 // OpenSQLite opens (creating if needed) the database file at path and
@@ -154,10 +157,10 @@ func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games
-		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
-		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status)
+		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level)
 	return err
 }
 
@@ -172,9 +175,9 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 	var opts string
 	var created, updated int64
 	err = tx.QueryRowContext(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
-		created_at, updated_at, status, winner, reason, next_id, version FROM games WHERE id = ?`, id).
+		created_at, updated_at, status, winner, reason, next_id, version, computer, level FROM games WHERE id = ?`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
-			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version)
+			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version, &g.Computer, &g.Level)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, nil, ErrNotFound
 	}
@@ -366,4 +369,23 @@ func (s *SQLite) Follow(ctx context.Context, id string, next Game) error {
 		}
 		return insertGame(ctx, tx, next)
 	})
+}
+
+// ComputerGames lists the games in play against the computer, for a server
+// that starts to give the computer its moves.
+func (s *SQLite) ComputerGames(ctx context.Context) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id FROM games WHERE status = 'playing' AND computer != '' ORDER BY updated_at`)
+	if err != nil {
+		return nil, fmt.Errorf("listing games against the computer: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }

@@ -174,3 +174,27 @@ func TestAppendSeveral(t *testing.T) {
 		t.Fatal("an empty append succeeded")
 	}
 }
+
+func TestComputerGames(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := t.Context()
+	people := sample("people0001")
+	people.Status = "playing"
+	versus := sample("computer01")
+	versus.Status, versus.Computer, versus.Level, versus.BlackHash = "playing", "black", 5, []byte("nobody")
+	done := sample("computer02")
+	done.Status, done.Computer, done.Level = "over", "white", 1
+	for _, g := range []Game{people, versus, done} {
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, err := s.Load(ctx, versus.ID)
+	if err != nil || got.Computer != "black" || got.Level != 5 {
+		t.Fatalf("load: computer %q level %d, %v", got.Computer, got.Level, err)
+	}
+	ids, err := s.ComputerGames(ctx)
+	if err != nil || !reflect.DeepEqual(ids, []string{versus.ID}) {
+		t.Errorf("games against the computer in play: %v, %v", ids, err)
+	}
+}

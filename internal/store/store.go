@@ -31,6 +31,10 @@ type Game struct {
 	Winner, Reason       string // set when over; Winner is "white", "black" or "none"
 	Next                 string // the game that followed this one ("new game, same friend")
 	Version              int    // number of events
+	// Computer is the seat the computer plays ("" when two people play),
+	// at Level.
+	Computer string
+	Level    int
 }
 
 // Event is one entry of a game's history. Seq counts from 1 and is the
