@@ -235,6 +235,7 @@ function statusText() {
   if (s.status === 'waiting') return boot.seat ? t('status.waiting') : t('status.waiting_watch');
   if (pending) return t('status.sending');
   const colour = colourName(s.to_move);
+  if (s.players[s.to_move].computer) return t('status.thinking', { colour });
   if (!boot.seat) return t('status.to_move', { colour });
   return s.to_move === boot.seat ? t('status.your_turn', { colour }) : t('status.their_turn', { colour });
 }
@@ -348,9 +349,10 @@ function renderPlayers() {
     const p = state.players[seat];
     const li = document.createElement('li');
     li.className = `player ${seat}` + (state.to_move === seat && state.status === 'playing' ? ' to-move' : '');
-    const who = !p.seated ? t('players.free') : seat === boot.seat ? t('players.you') : boot.seat ? t('players.friend') : '';
+    const who = p.computer ? t('players.computer', { level: p.computer })
+      : !p.seated ? t('players.free') : seat === boot.seat ? t('players.you') : boot.seat ? t('players.friend') : '';
     let where = '';
-    if (p.seated && seat !== boot.seat) {
+    if (p.seated && seat !== boot.seat && !p.computer) {
       where = p.online ? t('players.online') : p.since ? t('players.away', { time: time(new Date(p.since)) }) : t('players.offline');
     }
     li.append(dot(seat), ` ${colourName(seat)}`);
