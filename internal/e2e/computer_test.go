@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	bt "bretter/internal/browsertest"
+)
+
+// A whole game against the computer on every board: the person types the
+// first of their legal moves into the move box, the computer answers on
+// its own, until the rules end the game.
+func TestWholeGameAgainstTheComputer(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	for _, tc := range []struct {
+		game, size string
+	}{{"havannah", "4"}, {"dvonn", ""}, {"fanorona", ""}} {
+		t.Run(tc.game, func(t *testing.T) {
+			p := bt.NewProfile(t)
+			must(t, bt.Navigate(p, srv.URL+"/"+tc.game))
+			if tc.size != "" {
+				_, err := bt.Eval[bool](p, fmt.Sprintf(`(document.querySelector("form.new-game [name=size]").value = %q) !== ""`, tc.size))
+				must(t, err)
+			}
+			must(t, bt.Click(p, `form.new-game input[name=opponent][value=computer]`))
+			_, err := bt.Eval[bool](p, `(document.querySelector("form.new-game [name=level]").value = "1") !== ""`)
+			must(t, err)
+			must(t, bt.Click(p, `form.new-game input[name=start][value=friend]`))
+			must(t, bt.Click(p, `form.new-game button[type=submit]`))
+			must(t, bt.WaitText(p, "#players", "bretter, level 1"))
+			secret := secretOf(t, inputValue(t, p, "player-url"))
+			id, _ := bt.Eval[string](p, `location.pathname.split("/")[2]`)
+
+			deadline := time.Now().Add(3 * time.Minute)
+			for time.Now().Before(deadline) {
+				s := stateAs(t, srv, id, secret)
+				if s.Status == "over" {
+					break
+				}
+				if s.ToMove != s.Seat || len(s.Legal) == 0 {
+					time.Sleep(30 * time.Millisecond)
+					continue
+				}
+				_, err := bt.Eval[bool](p, fmt.Sprintf(`(document.getElementById("move-input").value = %q,
+					document.getElementById("move-form").requestSubmit(), true)`, s.Legal[0]))
+				must(t, err)
+				waitFor(t, p, fmt.Sprintf(`document.querySelectorAll("#moves li[data-ply]").length > %d`, len(s.Moves)), true, "my move in the list")
+			}
+			s := stateAs(t, srv, id, secret)
+			if s.Status != "over" || s.Result == nil {
+				t.Fatalf("the game did not end: %+v", s)
+			}
+			want := map[string]string{s.Seat: "You won", otherColour(s.Seat): "You lost", "none": "draw"}[s.Result.Winner]
+			must(t, bt.WaitText(p, "#status", want))
+			bt.Screenshot(t, p, tc.game+"-computer-end")
+		})
+	}
+}
+
+func otherColour(seat string) string {
+	if seat == "white" {
+		return "black"
+	}
+	return "white"
+}
+
+// secretOf takes the secret from a player's private link, /g/ID/p/SECRET.
+func secretOf(t *testing.T, link string) string {
+	t.Helper()
+	i := strings.LastIndex(link, "/")
+	if i < 0 || link[i+1:] == "" {
+		t.Fatalf("private link %q", link)
+	}
+	return link[i+1:]
+}
+
+// seatState is the API's state as a seated player reads it.
+type seatState struct {
+	snapshot
+	Seat  string   `json:"seat"`
+	Legal []string `json:"legal"`
+}
+
+func stateAs(t *testing.T, srv *bt.Server, id, secret string) seatState {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), "GET", srv.URL+"/api/games/"+id, nil)
+	must(t, err)
+	req.Header.Set("Authorization", "Bearer "+secret)
+	res, err := http.DefaultClient.Do(req)
+	must(t, err)
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /api/games/%s: %s", id, res.Status)
+	}
+	var s seatState
+	must(t, json.NewDecoder(res.Body).Decode(&s))
+	return s
+}
