@@ -105,17 +105,15 @@ func (s *Server) parseOptions(name string, raw json.RawMessage) (game.Options, e
 }
 
 func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
-	var snap Snapshot
-	err := s.hub.with(r.Context(), r.PathValue("id"), func(g *liveGame) error {
+	snap, err := within(r.Context(), s.hub, r.PathValue("id"), func(g *liveGame) (Snapshot, error) {
 		seat := ""
 		if secret := s.secret(r, g.rec.ID); secret != "" {
 			var err error
 			if seat, err = g.seat(secret); err != nil {
-				return err
+				return Snapshot{}, err
 			}
 		}
-		snap = g.snapshot(seat)
-		return nil
+		return g.snapshot(seat), nil
 	})
 	if err != nil {
 		writeError(w, err)

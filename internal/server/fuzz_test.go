@@ -95,8 +95,8 @@ func FuzzLiveMessages(f *testing.F) {
 
 // versionOf reads a game's version straight from the hub.
 func (s *Server) versionOf(t testing.TB, id string) int {
-	var v int
-	if err := s.hub.with(t.Context(), id, func(g *liveGame) error { v = len(g.events); return nil }); err != nil {
+	v, err := within(t.Context(), s.hub, id, func(g *liveGame) (int, error) { return len(g.events), nil })
+	if err != nil {
 		t.Fatal(err)
 	}
 	return v

@@ -29,25 +29,34 @@ func seatIndex(seat string) int {
 // the full state, or, resuming after version after, the events it missed
 // and then the state.
 func (h *hub) subscribe(ctx context.Context, id, secret string, after int) (*subscriber, [][]byte, error) {
-	var sub *subscriber
-	var first [][]byte
-	err := h.with(ctx, id, func(g *liveGame) error {
-		seat := ""
-		if secret != "" {
-			if seat = g.seatOf(secret); seat == "" {
-				return errWrongSecret
-			}
-		}
-		sub = &subscriber{seat: seat, send: make(chan []byte, 64), gone: make(chan struct{})}
-		first = g.catchUp(sub.seat, after)
-		g.subs[sub] = struct{}{}
-		if seat != "" {
-			g.presence[seatIndex(seat)].conns++
-			h.broadcastPresence(g)
-		}
-		return nil
+	s, err := within(ctx, h, id, func(g *liveGame) (subscription, error) {
+		return h.addPage(g, secret, after)
 	})
-	return sub, first, err
+	return s.sub, s.first, err
+}
+
+// subscription is a new page of a game and what it must be sent first.
+type subscription struct {
+	sub   *subscriber
+	first [][]byte
+}
+
+// addPage adds a page of g for the holder of secret (or a watcher).
+func (h *hub) addPage(g *liveGame, secret string, after int) (subscription, error) {
+	seat := ""
+	if secret != "" {
+		if seat = g.seatOf(secret); seat == "" {
+			return subscription{}, errWrongSecret
+		}
+	}
+	sub := &subscriber{seat: seat, send: make(chan []byte, 64), gone: make(chan struct{})}
+	first := g.catchUp(sub.seat, after)
+	g.subs[sub] = struct{}{}
+	if seat != "" {
+		g.presence[seatIndex(seat)].conns++
+		h.broadcastPresence(g)
+	}
+	return subscription{sub, first}, nil
 }
 
 // catchUp is what a page at version after must be sent: the events it

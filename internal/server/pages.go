@@ -130,21 +130,19 @@ type gamePageData struct {
 
 // pageData finds the viewer's seat from the cookie and the links to show.
 func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
-	var d gamePageData
-	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
-		d = gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id)}
+	return within(r.Context(), s.hub, id, func(g *liveGame) (gamePageData, error) {
+		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id)}
 		secret := s.secret(r, id)
 		d.Seat = g.seatOf(secret)
 		if d.Seat == "" {
-			return nil
+			return d, nil
 		}
 		d.PlayerURL = baseURL(r) + playerPath(id, secret)
 		if d.Seat == g.rec.Creator && d.Waiting {
 			d.InviteURL = baseURL(r) + invitePath(id, secret)
 		}
-		return nil
+		return d, nil
 	})
-	return d, err
 }
 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
@@ -215,12 +213,14 @@ func (s *Server) nextGame(w http.ResponseWriter, r *http.Request) {
 	lang := s.site.Lang(r)
 	id := r.PathValue("id")
 	secret := s.secret(r, id)
-	var next string
-	var seated bool
-	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
-		next, seated = g.rec.Next, g.seatOf(secret) != ""
-		return nil
+	type follower struct {
+		next   string
+		seated bool
+	}
+	f, err := within(r.Context(), s.hub, id, func(g *liveGame) (follower, error) {
+		return follower{next: g.rec.Next, seated: g.seatOf(secret) != ""}, nil
 	})
+	next, seated := f.next, f.seated
 	if err == nil && next == "" {
 		err = refuse(http.StatusNotFound, "not_found", "this game has no follower yet")
 	}

@@ -38,24 +38,25 @@ func positions(engine game.Game, opts game.Options, moves []string) ([]position,
 
 // apiPositions gives every position of a game, for stepping through it.
 func (s *Server) apiPositions(w http.ResponseWriter, r *http.Request) {
-	var moves []string
-	var engine game.Game
-	var opts game.Options
-	var version int
-	err := s.hub.with(r.Context(), r.PathValue("id"), func(g *liveGame) error {
-		moves, engine, opts, version = append([]string(nil), g.moves...), g.engine, g.rec.Options, len(g.events)
-		return nil
+	type played struct {
+		moves   []string
+		engine  game.Game
+		opts    game.Options
+		version int
+	}
+	p, err := within(r.Context(), s.hub, r.PathValue("id"), func(g *liveGame) (played, error) {
+		return played{append([]string(nil), g.moves...), g.engine, g.rec.Options, len(g.events)}, nil
 	})
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	list, _, err := positions(engine, opts, moves)
+	list, _, err := positions(p.engine, p.opts, p.moves)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"version": version, "moves": moves, "positions": list})
+	writeJSON(w, http.StatusOK, map[string]any{"version": p.version, "moves": p.moves, "positions": list})
 }
 
 // record is a game as a record: players are unknown to the site.
@@ -80,17 +81,19 @@ func writeRecord(engine game.Game, r game.Record) (text, ext string, err error) 
 // apiRecord downloads a game's record, finished or not.
 func (s *Server) apiRecord(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	var rec game.Record
-	var engine game.Game
-	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
-		rec, engine = g.record(), g.engine
-		return nil
+	type recorded struct {
+		rec    game.Record
+		engine game.Game
+	}
+	got, err := within(r.Context(), s.hub, id, func(g *liveGame) (recorded, error) {
+		return recorded{g.record(), g.engine}, nil
 	})
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	text, ext, err := writeRecord(engine, rec)
+	rec := got.rec
+	text, ext, err := writeRecord(got.engine, rec)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -50,18 +50,18 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		}
 		after = n
 	}
-	secret := s.secret(r, id)
+	given := s.secret(r, id)
 	// Refuse unknown games and wrong secrets with a plain HTTP answer,
 	// before upgrading. A stale cookie only means watching; a wrong
 	// Authorization header is a mistake to report.
-	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
-		if secret != "" && g.seatOf(secret) == "" {
-			if r.Header.Get("Authorization") != "" {
-				return errWrongSecret
-			}
-			secret = ""
+	secret, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) {
+		if given == "" || g.seatOf(given) != "" {
+			return given, nil
 		}
-		return nil
+		if r.Header.Get("Authorization") != "" {
+			return "", errWrongSecret
+		}
+		return "", nil
 	})
 	if err != nil {
 		writeError(w, err)

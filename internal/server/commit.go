@@ -1,0 +1,64 @@
+package server
+
+import (
+	"context"
+	"errors"
+
+	"bretter/game"
+	"bretter/internal/store"
+)
+
+// step is an event with the position after it.
+type step struct {
+	event store.Event
+	after game.State
+}
+
+// commit stores events as the game's next, all or none, then applies them
+// one by one and tells every page of each. Only what the store has
+// accepted is ever applied. It returns the game's new version.
+func (h *hub) commit(ctx context.Context, g *liveGame, steps ...step) (version int, err error) {
+	now := h.now()
+	events := make([]store.Event, len(steps))
+	for i := range steps {
+		steps[i].event.Seq = len(g.events) + 1 + i
+		steps[i].event.At = now
+		events[i] = steps[i].event
+	}
+	end := ending(steps[len(steps)-1])
+	if err := h.store.Append(ctx, g.rec.ID, events, end); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			// Another server wrote first: forget what we knew.
+			g.loaded = false
+			return 0, errStale(len(g.moves), len(g.moves)+1)
+		}
+		return 0, err
+	}
+	for i, st := range steps {
+		e := st.event
+		if e.Kind == "move" {
+			g.state = st.after
+			g.noteMove(e.Move)
+		}
+		g.events = append(g.events, e)
+		g.rec.Version = e.Seq
+		g.rec.Updated = e.At
+		if i == len(steps)-1 && end != nil {
+			g.rec.Status, g.rec.Winner, g.rec.Reason = "over", end.Winner, end.Reason
+		}
+		g.view = g.state.View()
+		h.broadcastEvent(g, e)
+	}
+	return len(g.events), nil
+}
+
+// ending is how the game ends with last, or nil when it goes on.
+func ending(last step) *store.Ending {
+	if last.event.Kind == "resign" {
+		return &store.Ending{Winner: otherSeat(last.event.Seat), Reason: "resign"}
+	}
+	if out := last.after.Outcome(); out.Over {
+		return &store.Ending{Winner: out.Winner.String(), Reason: out.Reason}
+	}
+	return nil
+}

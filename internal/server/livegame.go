@@ -1,0 +1,118 @@
+package server
+
+import (
+	"sync"
+	"time"
+
+	"bretter/game"
+	"bretter/internal/store"
+)
+
+// liveGame is a game rebuilt from its events, with its open pages. Every
+// field is guarded by mu.
+type liveGame struct {
+	mu      sync.Mutex
+	evicted bool // dropped from the hub: whoever holds it must look again
+	used    time.Time
+
+	subs     map[*subscriber]struct{}
+	presence [2]presence
+
+	replayed
+}
+
+// replayed is what loading a game from the store rebuilds.
+type replayed struct {
+	loaded   bool
+	rec      store.Game
+	events   []store.Event
+	engine   game.Game
+	state    game.State
+	moves    []string
+	captured []int // pieces each move removed, for games that capture
+	view     any
+}
+
+type presence struct {
+	conns int
+	since time.Time // when the last page of this seat closed
+}
+
+// play plays a move on the game's position.
+func (g *liveGame) play(text string) error {
+	m, err := g.state.ParseMove(text)
+	if err == nil {
+		err = g.state.Play(m)
+	}
+	if err != nil {
+		return err
+	}
+	g.noteMove(text)
+	return nil
+}
+
+// noteMove adds the move just played to the move list, with what it
+// captured in games that capture.
+func (g *liveGame) noteMove(text string) {
+	g.moves = append(g.moves, text)
+	if c, ok := g.state.(interface{ LastCaptured() int }); ok {
+		g.captured = append(g.captured, c.LastCaptured())
+	}
+}
+
+// after returns a copy of the position with text played on it.
+func (g *liveGame) after(text string) (game.State, string, error) {
+	next := g.state.Clone()
+	m, err := next.ParseMove(text)
+	if err == nil {
+		err = next.Play(m)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return next, next.FormatMove(m), nil
+}
+
+// seatOf returns the seat whose secret this is, or "".
+func (g *liveGame) seatOf(secret string) string {
+	switch {
+	case matches(secret, g.rec.WhiteHash):
+		return "white"
+	case matches(secret, g.rec.BlackHash):
+		return "black"
+	}
+	return ""
+}
+
+func (g *liveGame) seat(secret string) (string, error) {
+	if secret == "" {
+		return "", errNoSecret
+	}
+	seat := g.seatOf(secret)
+	if seat == "" {
+		return "", errWrongSecret
+	}
+	return seat, nil
+}
+
+// playing returns the seat of secret's holder, if the game is in play.
+func (g *liveGame) playing(secret string) (string, error) {
+	seat, err := g.seat(secret)
+	if err != nil {
+		return "", err
+	}
+	switch g.rec.Status {
+	case "over":
+		return "", errOver
+	case "waiting":
+		return "", errWaiting
+	}
+	return seat, nil
+}
+
+func otherSeat(seat string) string {
+	if seat == "white" {
+		return "black"
+	}
+	return "white"
+}

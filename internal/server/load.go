@@ -1,0 +1,67 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"bretter/internal/store"
+)
+
+// ensureLoaded rebuilds g from the store unless it is loaded. When that
+// fails, g is dropped from the hub and its open pages are let go.
+func (h *hub) ensureLoaded(ctx context.Context, id string, g *liveGame) error {
+	if g.loaded {
+		return nil
+	}
+	// A reload must not fail because one caller gave up waiting.
+	if err := h.load(context.WithoutCancel(ctx), id, g); err != nil {
+		// Open pages reconnect and find the game again, or not.
+		for sub := range g.subs {
+			sub.drop()
+		}
+		g.evicted = true
+		h.drop(id, g)
+		return err
+	}
+	if len(g.subs) > 0 {
+		// Pages open across a reload may have missed events.
+		h.broadcastState(g)
+	}
+	return nil
+}
+
+// load rebuilds a game from the store by replaying its moves.
+func (h *hub) load(ctx context.Context, id string, g *liveGame) error {
+	rec, events, err := h.store.Load(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return errNotFound
+	}
+	if err != nil {
+		return err
+	}
+	engine, ok := h.games[rec.Game]
+	if !ok {
+		return fmt.Errorf("game %s: unknown game %q", id, rec.Game)
+	}
+	state, _, err := engine.Start(rec.Options)
+	if err != nil {
+		return fmt.Errorf("game %s: %w", id, err)
+	}
+	// Pages that are open stay subscribed when a game is reloaded.
+	if g.subs == nil {
+		g.subs = map[*subscriber]struct{}{}
+	}
+	g.replayed = replayed{rec: rec, engine: engine, state: state}
+	for _, e := range events {
+		if e.Kind == "move" {
+			if err := g.play(e.Move); err != nil {
+				return fmt.Errorf("game %s: replaying event %d: %w", id, e.Seq, err)
+			}
+		}
+		g.events = append(g.events, e)
+	}
+	g.view = g.state.View()
+	g.loaded = true
+	return nil
+}

@@ -1,0 +1,70 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"bretter/game"
+	"bretter/internal/store"
+)
+
+// move plays a move for the holder of secret, as ply (the number of moves
+// played before it), and returns the game's new version.
+func (h *hub) move(ctx context.Context, id, secret string, ply int, text string) (version int, err error) {
+	return within(ctx, h, id, func(g *liveGame) (int, error) {
+		steps, err := g.moveSteps(secret, ply, text)
+		if err != nil {
+			return 0, err
+		}
+		return h.commit(ctx, g, steps...)
+	})
+}
+
+// moveSteps checks a move for the holder of secret and returns the events
+// it makes: the move, then the moves it forces.
+func (g *liveGame) moveSteps(secret string, ply int, text string) ([]step, error) {
+	seat, err := g.playing(secret)
+	if err != nil {
+		return nil, err
+	}
+	if ply != len(g.moves) {
+		return nil, errStale(ply, len(g.moves))
+	}
+	if g.state.ToMove().String() != seat {
+		return nil, errNotYourTurn
+	}
+	next, canonical, err := g.after(text)
+	if err != nil {
+		if errors.Is(err, game.ErrGameOver) {
+			return nil, errOver
+		}
+		return nil, refuse(http.StatusUnprocessableEntity, "illegal", "%v", err)
+	}
+	return forcedSteps([]step{{store.Event{Kind: "move", Seat: seat, Move: canonical}, next}})
+}
+
+// forcedSteps adds to steps the moves the rules force after the last (a
+// pass with nothing to move): they are made for the player at once, and
+// stored with the move that forced them.
+func forcedSteps(steps []step) ([]step, error) {
+	next := steps[len(steps)-1].after
+	for !next.Outcome().Over {
+		f, ok := next.(interface{ Forced() (game.Move, bool) })
+		if !ok {
+			break
+		}
+		m, ok := f.Forced()
+		if !ok {
+			break
+		}
+		forcedSeat := next.ToMove().String()
+		after := next.Clone()
+		if err := after.Play(m); err != nil {
+			return nil, err
+		}
+		steps = append(steps, step{store.Event{Kind: "move", Seat: forcedSeat, Move: after.FormatMove(m)}, after})
+		next = after
+	}
+	return steps, nil
+}
