@@ -46,6 +46,7 @@ func TestWholeGameAgainstTheComputer(t *testing.T) {
 					time.Sleep(30 * time.Millisecond)
 					continue
 				}
+				waitMoves(t, p, len(s.Moves)) // the page has seen the computer's move
 				_, err := bt.Eval[bool](p, fmt.Sprintf(`(document.getElementById("move-input").value = %q,
 					document.getElementById("move-form").requestSubmit(), true)`, s.Legal[0]))
 				must(t, err)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"bretter/ai"
 	"bretter/game"
 )
 
@@ -16,6 +17,10 @@ type createRequest struct {
 	Game    string          `json:"game"`
 	Options json.RawMessage `json:"options"`
 	Start   string          `json:"start"`
+	// Opponent is "friend" (the default) or "computer", at Level 1 to 8
+	// (default 4).
+	Opponent string `json:"opponent"`
+	Level    *int   `json:"level"`
 }
 
 type createResponse struct {
@@ -23,7 +28,7 @@ type createResponse struct {
 	Seat      string `json:"seat"`
 	Secret    string `json:"secret"`
 	PlayerURL string `json:"player_url"`
-	InviteURL string `json:"invite_url"`
+	InviteURL string `json:"invite_url,omitempty"` // none against the computer
 	WatchURL  string `json:"watch_url"`
 }
 
@@ -42,18 +47,40 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	c, err := s.hub.create(r.Context(), req.Game, opts, req.Start)
+	level, err := chosenLevel(req.Opponent, req.Level)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	c, err := s.hub.create(r.Context(), newGame{Game: req.Game, Options: opts, Start: req.Start, Opponent: req.Opponent, Level: level})
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	setSeatCookie(w, r, c.ID, c.Secret)
-	writeJSON(w, http.StatusCreated, createResponse{
+	res := createResponse{
 		ID: c.ID, Seat: c.Seat, Secret: c.Secret,
 		PlayerURL: baseURL(r) + playerPath(c.ID, c.Secret),
-		InviteURL: baseURL(r) + invitePath(c.ID, c.Secret),
 		WatchURL:  baseURL(r) + watchPath(c.ID),
-	})
+	}
+	if req.Opponent != "computer" {
+		res.InviteURL = baseURL(r) + invitePath(c.ID, c.Secret)
+	}
+	writeJSON(w, http.StatusCreated, res)
+}
+
+// chosenLevel is the computer's level of a new game: the default when none
+// is given; a level is only for a game against the computer.
+func chosenLevel(opponent string, level *int) (int, error) {
+	switch {
+	case opponent != "computer" && level != nil:
+		return 0, refuse(http.StatusBadRequest, "bad_request", "a level is only for a game against the computer")
+	case opponent != "computer":
+		return 0, nil
+	case level == nil:
+		return ai.DefaultLevel, nil
+	}
+	return *level, nil
 }
 
 // parseOptions reads a game's options from JSON: numbers, and true/false

@@ -49,6 +49,7 @@ func (h *hub) commit(ctx context.Context, g *liveGame, steps ...step) (version i
 		g.view = g.state.View()
 		h.broadcastEvent(g, e)
 	}
+	h.thinkIfComputerTurn(g)
 	return len(g.events), nil
 }
 

@@ -17,6 +17,8 @@ type Store interface {
 	Append(ctx context.Context, id string, events []store.Event, end *store.Ending) error
 	Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error
 	Follow(ctx context.Context, id string, next store.Game) error
+	// ComputerGames lists the games in play against the computer.
+	ComputerGames(ctx context.Context) ([]string, error)
 }
 
 // hub is the registry of the games in play: it keeps them in memory, one
@@ -26,7 +28,7 @@ type Store interface {
 // Where to look: loading a game is in load.go, each command in a file of
 // its name (create.go, join.go, move.go, resign.go, rematch.go) with the
 // storing of their events in commit.go, open pages in live.go, and
-// dropping idle games in evict.go.
+// dropping idle games in evict.go, the computer's moves in computer.go.
 type hub struct {
 	store Store
 	games map[string]game.Game
@@ -35,6 +37,8 @@ type hub struct {
 
 	mu   sync.Mutex
 	live map[string]*liveGame
+
+	thinkers *thinkers // the computer's searches
 }
 
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {

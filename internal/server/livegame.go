@@ -55,7 +55,7 @@ func (g *liveGame) play(text string) error {
 // captured in games that capture.
 func (g *liveGame) noteMove(text string) {
 	g.moves = append(g.moves, text)
-	if c, ok := g.state.(interface{ LastCaptured() int }); ok {
+	if c, ok := g.state.(game.Capturer); ok {
 		g.captured = append(g.captured, c.LastCaptured())
 	}
 }

@@ -28,6 +28,21 @@ func (g *liveGame) moveSteps(secret string, ply int, text string) ([]step, error
 	if err != nil {
 		return nil, err
 	}
+	return g.seatSteps(seat, ply, text)
+}
+
+// playAs plays a move for seat, which the caller has checked (the
+// computer's), and returns the game's new version.
+func (h *hub) playAs(ctx context.Context, g *liveGame, seat string, ply int, text string) (int, error) {
+	steps, err := g.seatSteps(seat, ply, text)
+	if err != nil {
+		return 0, err
+	}
+	return h.commit(ctx, g, steps...)
+}
+
+// seatSteps checks a move for seat and returns the events it makes.
+func (g *liveGame) seatSteps(seat string, ply int, text string) ([]step, error) {
 	if ply != len(g.moves) {
 		return nil, errStale(ply, len(g.moves))
 	}
@@ -50,7 +65,7 @@ func (g *liveGame) moveSteps(secret string, ply int, text string) ([]step, error
 func forcedSteps(steps []step) ([]step, error) {
 	next := steps[len(steps)-1].after
 	for !next.Outcome().Over {
-		f, ok := next.(interface{ Forced() (game.Move, bool) })
+		f, ok := next.(game.Forcer)
 		if !ok {
 			break
 		}

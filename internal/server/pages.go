@@ -106,7 +106,16 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 			opts[o.Name] = n
 		}
 	}
-	c, err := s.hub.create(r.Context(), name, opts, r.PostForm.Get("start"))
+	req := newGame{Game: name, Options: opts, Start: r.PostForm.Get("start"), Opponent: r.PostForm.Get("opponent")}
+	if req.Opponent == "computer" {
+		n, err := strconv.Atoi(r.PostForm.Get("level"))
+		if err != nil {
+			s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the level must be a number"))
+			return
+		}
+		req.Level = n
+	}
+	c, err := s.hub.create(r.Context(), req)
 	if err != nil {
 		s.errorPage(w, r, lang, err)
 		return

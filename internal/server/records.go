@@ -59,10 +59,17 @@ func (s *Server) apiPositions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"version": p.version, "moves": p.moves, "positions": list})
 }
 
-// record is a game as a record: players are unknown to the site.
+// record is a game as a record: people are unknown to the site, the
+// computer is named with its level.
 func (g *liveGame) record() game.Record {
 	r := game.Record{Game: g.rec.Game, Options: g.rec.Options, Date: g.rec.Created.UTC().Format("2006-01-02"),
 		White: "?", Black: "?", Moves: g.moves}
+	switch name := fmt.Sprintf("bretter level %d", g.rec.Level); g.rec.Computer {
+	case "white":
+		r.White = name
+	case "black":
+		r.Black = name
+	}
 	if g.rec.Status == "over" {
 		r.Winner, r.Reason = g.rec.Winner, g.rec.Reason
 	}

@@ -40,7 +40,10 @@ func (h *hub) follow(ctx context.Context, g *liveGame, secret string) (rematched
 	now := h.now()
 	rec := store.Game{ID: newID(), Game: g.rec.Game, Options: g.rec.Options,
 		WhiteHash: g.rec.BlackHash, BlackHash: g.rec.WhiteHash, InviteHash: hashSecret(newSecret()),
-		Creator: seat, Created: now, Updated: now, Status: "playing"}
+		Creator: seat, Created: now, Updated: now, Status: "playing", Level: g.rec.Level}
+	if g.rec.Computer != "" {
+		rec.Computer = otherSeat(g.rec.Computer)
+	}
 	if err := h.store.Follow(ctx, g.rec.ID, rec); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			g.loaded = false // another server linked one first
@@ -50,5 +53,8 @@ func (h *hub) follow(ctx context.Context, g *liveGame, secret string) (rematched
 	}
 	g.rec.Next = rec.ID
 	h.broadcast(g, func(string) any { return map[string]any{"type": "next", "game": rec.ID} })
+	if rec.Computer == "white" {
+		h.thinkers.add(rec.ID)
+	}
 	return rematched{next: rec.ID, seat: seat}, nil
 }

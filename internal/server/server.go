@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -70,6 +71,7 @@ func New(cfg Config) *Server {
 		conns:   newCounter(maxConnsPerClient),
 		mux:     http.NewServeMux(),
 	}
+	s.hub.thinkers = newThinkers(runtime.NumCPU(), s.hub.computerMove)
 	s.routes()
 	return s
 }
@@ -149,14 +151,21 @@ func (r *statusRecorder) WriteHeader(code int) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// Run evicts idle games from memory until ctx ends, then closes every
-// live connection.
+// Run gives the computer its moves in the games that wait for one, evicts
+// idle games from memory until ctx ends, then stops the computer's
+// searches and closes every live connection.
 func (s *Server) Run(ctx context.Context) {
+	if ids, err := s.hub.store.ComputerGames(ctx); err != nil {
+		s.log.Error("listing the games against the computer", "err", err)
+	} else {
+		s.hub.resumeComputerGames(ids)
+	}
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			s.hub.thinkers.close()
 			s.hub.closeAll()
 			return
 		case <-t.C:

@@ -38,7 +38,9 @@ type Result struct {
 // Presence says whether a seat is taken and whether its player has the game
 // open, or since when they are away.
 type Presence struct {
-	Seated bool       `json:"seated"`
+	// Computer is the level of the computer in this seat, 0 for a person.
+	Computer int        `json:"computer,omitempty"`
+	Seated   bool       `json:"seated"`
 	Online bool       `json:"online"`
 	Since  *time.Time `json:"since,omitempty"`
 }
@@ -73,6 +75,9 @@ func (g *liveGame) players() map[string]Presence {
 	for i, seat := range []string{"white", "black"} {
 		p := g.presence[i]
 		pr := Presence{Seated: g.hashOf(seat) != nil, Online: p.conns > 0}
+		if seat == g.rec.Computer {
+			pr.Computer, pr.Online = g.rec.Level, true
+		}
 		if !pr.Online && !p.since.IsZero() {
 			since := p.since
 			pr.Since = &since

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+
+	"bretter/ai"
+	"bretter/game"
+)
+
+// The computer plays through the same path as a person: its move is
+// checked by the engine, stored with its number and sent to every page.
+// Its search runs outside the game's lock, so the game stays open to
+// readers and to the other player's resignation meanwhile; when it is
+// done the move is played only if the game is still where it was.
+
+// computerTurn reports whether the computer is to move in g.
+func (g *liveGame) computerTurn() bool {
+	return g.rec.Computer != "" && g.rec.Status == "playing" && g.state.ToMove().String() == g.rec.Computer
+}
+
+// thinkIfComputerTurn queues a search when the computer is to move.
+func (h *hub) thinkIfComputerTurn(g *liveGame) {
+	if g.computerTurn() && h.thinkers != nil {
+		h.thinkers.add(g.rec.ID)
+	}
+}
+
+// errNoTurn says the computer has nothing to do in a game.
+var errNoTurn = errors.New("not the computer's turn")
+
+// computerMove searches a move for the computer in game id and plays it.
+func (h *hub) computerMove(ctx context.Context, id string) {
+	var (
+		start game.State
+		cfg   ai.Config
+		ply   int
+		seat  string
+	)
+	err := h.with(ctx, id, func(g *liveGame) error {
+		if !g.computerTurn() {
+			return errNoTurn
+		}
+		var err error
+		if cfg, err = ai.Level(g.rec.Game, g.rec.Level); err != nil {
+			return err
+		}
+		cfg.Seed = seedOf(id)
+		start, ply, seat = g.state.Clone(), len(g.moves), g.rec.Computer
+		return nil
+	})
+	if err != nil {
+		if !errors.Is(err, errNoTurn) && ctx.Err() == nil {
+			h.log.Error("computer: preparing a move", "game", id, "err", err)
+		}
+		return
+	}
+	r, err := ai.New(start, cfg).Search(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			h.log.Error("computer: search", "game", id, "err", err)
+		}
+		return
+	}
+	text := start.FormatMove(r.Move)
+	err = h.with(ctx, id, func(g *liveGame) error {
+		if !g.computerTurn() || len(g.moves) != ply || g.rec.Computer != seat {
+			return nil // the game moved on meanwhile: resigned, say
+		}
+		_, err := h.playAs(ctx, g, seat, ply, text)
+		return err
+	})
+	if err != nil && ctx.Err() == nil {
+		h.log.Error("computer: playing its move", "game", id, "move", text, "err", err)
+		return
+	}
+	h.log.Debug("computer moved", "game", id, "move", text, "iterations", r.Iterations, "elapsed", r.Elapsed)
+}
+
+// seedOf gives each game its own, repeatable, stream of chance.
+func seedOf(id string) uint64 {
+	f := fnv.New64a()
+	f.Write([]byte(id))
+	return f.Sum64()
+}
+
+// resumeComputerGames queues every game where the computer may be to
+// move, for a server that has just started.
+func (h *hub) resumeComputerGames(ids []string) {
+	for _, id := range ids {
+		h.thinkers.add(id)
+	}
+}
