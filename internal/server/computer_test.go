@@ -1,0 +1,161 @@
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"bretter/internal/store"
+	"bretter/internal/web"
+)
+
+// waitFor polls the game as its player until ok holds.
+func (ts *testServer) waitFor(t *testing.T, id, secret, what string, ok func(Snapshot) bool) Snapshot {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s := ts.state(t, id, secret)
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: the game is %s after %v", what, s.Status, s.Moves)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestComputerOpensWhenItIsWhite(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	body := `{"game":"havannah","options":{"size":5},"opponent":"computer","level":2,"start":"friend"}`
+	if code := ts.call(t, "POST", "/api/games", "", body, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	if c.Seat != "black" || c.InviteURL != "" {
+		t.Fatalf("created %+v: want Black and no invitation", c)
+	}
+	s := ts.waitFor(t, c.ID, c.Secret, "the computer's first move", func(s Snapshot) bool { return len(s.Moves) == 1 })
+	if s.Status != "playing" || s.ToMove != "black" || len(s.Legal) == 0 || s.Events[0].Seat != "white" {
+		t.Fatalf("after the computer's move: %+v", s)
+	}
+	if p := s.Players["white"]; p.Computer != 2 || !p.Seated {
+		t.Errorf("White is %+v, want the computer at level 2", p)
+	}
+	if p := s.Players["black"]; p.Computer != 0 {
+		t.Errorf("Black is %+v, want a person", p)
+	}
+}
+
+// A whole game: the person plays the first legal move each time, the
+// computer answers, until the rules end it; the record names the computer.
+func TestWholeGameAgainstTheComputerThroughTheAPI(t *testing.T) {
+	ts := newTestServer(t)
+	for _, body := range []string{
+		`{"game":"havannah","options":{"size":4},"opponent":"computer","level":3}`,
+		`{"game":"dvonn","opponent":"computer","level":1,"start":"friend"}`,
+		`{"game":"fanorona","opponent":"computer","level":1}`,
+	} {
+		var c createResponse
+		if code := ts.call(t, "POST", "/api/games", "", body, &c); code != http.StatusCreated {
+			t.Fatalf("create %s: %d", body, code)
+		}
+		for range 400 {
+			s := ts.waitFor(t, c.ID, c.Secret, "my turn", func(s Snapshot) bool { return s.Status == "over" || s.ToMove == c.Seat })
+			if s.Status == "over" {
+				break
+			}
+			if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": len(s.Moves), "move": s.Legal[0]}, nil); code != http.StatusOK {
+				t.Fatalf("my move %s: %d", s.Legal[0], code)
+			}
+		}
+		s := ts.state(t, c.ID, c.Secret)
+		if s.Status != "over" || s.Result == nil {
+			t.Fatalf("%s: not over after 400 of my moves", body)
+		}
+		res, err := http.Get(ts.URL + "/api/games/" + c.ID + "/record")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(rec), "bretter level") {
+			t.Errorf("the record does not name the computer:\n%s", rec)
+		}
+	}
+}
+
+func TestComputerGameRefusesBadRequests(t *testing.T) {
+	ts := newTestServer(t)
+	for _, body := range []string{
+		`{"game":"dvonn","opponent":"robot"}`,
+		`{"game":"dvonn","opponent":"computer","level":0}`,
+		`{"game":"dvonn","opponent":"computer","level":9}`,
+		`{"game":"dvonn","opponent":"computer","level":"hard"}`,
+		`{"game":"dvonn","opponent":"friend","level":3}`,
+		`{"game":"dvonn","level":3}`,
+	} {
+		var e errorBody
+		if code := ts.call(t, "POST", "/api/games", "", body, &e); code != http.StatusBadRequest || e.Error == "" {
+			t.Errorf("%s: %d %+v, want 400 with a reason", body, code, e)
+		}
+	}
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"dvonn","opponent":"computer"}`, &c)
+	s := ts.state(t, c.ID, c.Secret)
+	if s.Players["black"].Computer != 4 {
+		t.Errorf("default level: %+v", s.Players["black"])
+	}
+	// Nobody can take or play the computer's seat.
+	token := inviteToken(c.Secret)
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": token}, nil); code == http.StatusOK {
+		t.Error("someone joined a game against the computer")
+	}
+}
+
+func TestComputerRematchSwapsColours(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"fanorona","opponent":"computer","level":1}`, &c)
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/resign", c.Secret, nil, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	var r struct{ ID, Seat string }
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/rematch", c.Secret, nil, &r); code != http.StatusCreated || r.Seat != "black" {
+		t.Fatalf("rematch: %d %+v", code, r)
+	}
+	s := ts.waitFor(t, r.ID, c.Secret, "the computer's opening as White", func(s Snapshot) bool { return len(s.Moves) == 1 })
+	if s.Players["white"].Computer != 1 || s.Seat != "black" {
+		t.Errorf("the new game: %+v", s.Players)
+	}
+}
+
+// A server that starts finds the games where the computer is to move.
+func TestComputerMovesAfterARestart(t *testing.T) {
+	ts := newTestServer(t)
+	now := time.Now()
+	rec := store.Game{ID: newID(), Game: "havannah", Options: map[string]int{"size": 5, "swap": 0},
+		WhiteHash: hashSecret(newSecret()), BlackHash: hashSecret("person"), InviteHash: hashSecret(newSecret()),
+		Creator: "black", Created: now, Updated: now, Status: "playing", Computer: "white", Level: 1}
+	if err := ts.store.Create(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	site, err := web.New(testGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Config{Store: ts.store, Games: testGames, Site: site, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { srv.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	started := httptest.NewServer(srv)
+	defer started.Close()
+	other := &testServer{Server: started, srv: srv, store: ts.store}
+	other.waitFor(t, rec.ID, "person", "the computer's move", func(s Snapshot) bool { return len(s.Moves) == 1 })
+}
