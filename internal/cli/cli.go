@@ -14,6 +14,8 @@ const usage = `usage:
   bretter [serve] [-addr HOST:PORT] [-db FILE]   run the site (default localhost:8080, bretter.db)
   bretter judge GAME [options] < moves           judge a move list, print JSON (optional rules allowed)
   bretter perft GAME -depth D [options] < moves  count legal move sequences
+  bretter gtp [-size N] [-swap] [-level L | -movetime D | -playouts N] [-seed S]
+                                                 play Havannah over GTP version 2 on stdin/stdout
   bretter help                                   show this text
 
 Games and their options:
@@ -32,6 +34,8 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 		return judge(args, games, stdin, stdout, stderr)
 	case "perft":
 		return perft(args, games, stdin, stdout, stderr)
+	case "gtp":
+		return gtp(args, stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout, games)
 		return 0
