@@ -16,6 +16,8 @@ const usage = `usage:
   bretter perft GAME -depth D [options] < moves  count legal move sequences
   bretter gtp [-size N] [-swap] [-level L | -movetime D | -playouts N] [-seed S]
                                                  play Havannah over GTP version 2 on stdin/stdout
+  bretter codecup dvonn [-time D] [-level L] [-seed S]
+                                                 play one DVONN game in the CodeCup protocol on stdin/stdout
   bretter help                                   show this text
 
 Games and their options:
@@ -36,6 +38,8 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 		return perft(args, games, stdin, stdout, stderr)
 	case "gtp":
 		return gtp(args, stdin, stdout, stderr)
+	case "codecup":
+		return codecup(args, stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout, games)
 		return 0
