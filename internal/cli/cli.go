@@ -18,6 +18,12 @@ const usage = `usage:
                                                  play Havannah over GTP version 2 on stdin/stdout
   bretter codecup dvonn [-time D] [-level L] [-seed S]
                                                  play one DVONN game in the CodeCup protocol on stdin/stdout
+  bretter match -game G -a SPEC -b SPEC [-games N] [-concurrency K] [-size N] [-seed S] [-v]
+          [-time-per-move D] [-gtp-time-command CMD]
+                                                 play games between two players and report the score and Elo
+        SPEC: level:L, iter:N or time:D (our search, per move), gtp:COMMAND (Havannah),
+        codecup:COMMAND (DVONN); -time-per-move is sent to gtp programs with CMD
+        (default "time_settings 0 {s} 1", {s} being seconds; for Castro "time -m {s} -g 0 -f 0")
   bretter help                                   show this text
 
 Games and their options:
@@ -40,6 +46,8 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 		return gtp(args, stdin, stdout, stderr)
 	case "codecup":
 		return codecup(args, stdin, stdout, stderr)
+	case "match":
+		return match(args, games, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout, games)
 		return 0
