@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -99,6 +100,16 @@ func TestGTPGenmove(t *testing.T) {
 	again := gtpSession(t, "boardsize 4\nplay w d4\n12 genmove b", "-playouts", "200", "-seed", "3")
 	if !strings.HasSuffix(again, blocks[2]) {
 		t.Errorf("same seed, other move: %q then %q", blocks[2], again)
+	}
+}
+
+// Without a budget on the command line genmove thinks at the default
+// level, then for what the clock allows once the controller tells it.
+func TestGTPGenmoveByClock(t *testing.T) {
+	got := trimGTP(gtpSession(t, "boardsize 4\ngenmove w\ntime_settings 0 0.1 1\ngenmove b\ntime_left w 0.2 0\ngenmove w\nundo"))
+	r := regexp.MustCompile(`^=\n\n= [a-g][1-7]\n\n=\n\n= [a-g][1-7]\n\n=\n\n= [a-g][1-7]\n\n=$`)
+	if !r.MatchString(got) {
+		t.Fatalf("got %q", got)
 	}
 }
 
