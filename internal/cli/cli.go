@@ -14,6 +14,16 @@ const usage = `usage:
   bretter [serve] [-addr HOST:PORT] [-db FILE]   run the site (default localhost:8080, bretter.db)
   bretter judge GAME [options] < moves           judge a move list, print JSON (optional rules allowed)
   bretter perft GAME -depth D [options] < moves  count legal move sequences
+  bretter gtp [-size N] [-swap] [-level L | -movetime D | -playouts N] [-seed S]
+                                                 play Havannah over GTP version 2 on stdin/stdout
+  bretter codecup dvonn [-time D] [-level L] [-seed S]
+                                                 play one DVONN game in the CodeCup protocol on stdin/stdout
+  bretter match -game G -a SPEC -b SPEC [-games N] [-concurrency K] [-size N] [-seed S] [-v]
+          [-time-per-move D] [-gtp-time-command CMD]
+                                                 play games between two players and report the score and Elo
+        SPEC: level:L, iter:N or time:D (our search, per move), gtp:COMMAND (Havannah),
+        codecup:COMMAND (DVONN); -time-per-move is sent to gtp programs with CMD
+        (default "time_settings 0 {s} 1", {s} being seconds; for Castro "time -m {s} -g 0 -f 0")
   bretter help                                   show this text
 
 Games and their options:
@@ -32,6 +42,12 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 		return judge(args, games, stdin, stdout, stderr)
 	case "perft":
 		return perft(args, games, stdin, stdout, stderr)
+	case "gtp":
+		return gtp(args, stdin, stdout, stderr)
+	case "codecup":
+		return codecup(args, stdin, stdout, stderr)
+	case "match":
+		return match(args, games, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout, games)
 		return 0

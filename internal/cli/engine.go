@@ -164,7 +164,7 @@ func judge(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.
 	case *dvonn.State:
 		w, b := s.Score()
 		v = append(v, field{"score", object{{"white", w}, {"black", b}}}, field{"legal", legal})
-	case interface{ Pieces() (int, int) }:
+	case game.PieceCounter:
 		w, b := s.Pieces()
 		v = append(v, field{"reason", reason}, field{"pieces", object{{"white", w}, {"black", b}}}, field{"legal", legal})
 	default:
@@ -204,7 +204,7 @@ func perft(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.
 
 // count is perft through the engine's own fast counter when it has one.
 func count(s game.State, depth int) uint64 {
-	if p, ok := s.(interface{ Perft(int) uint64 }); ok {
+	if p, ok := s.(game.Perfter); ok {
 		return p.Perft(depth)
 	}
 	return game.Perft(s, depth)

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"bretter/ai"
+	"bretter/game"
+)
+
+// player is one side of one game of a match.
+type player interface {
+	// move returns the player's move in the game's notation for the
+	// position s, where it is the player's turn, or "resign".
+	move(ctx context.Context, s game.State) (string, error)
+	// played tells the player of a move the rules accepted, made by the
+	// player itself (mine) or by the other side; after is the position it
+	// reached.
+	played(m game.Move, text string, mine bool, after game.State) error
+	// close ends the player, and its program if it has one.
+	close() error
+}
+
+// playerSpec is a SPEC of `bretter match`: our search at a level, with an
+// iteration or time budget per move, or an outside program.
+type playerSpec struct {
+	text string
+	kind string    // level, iter, time, gtp or codecup
+	cfg  ai.Config // for our search
+	argv []string  // for an outside program
+}
+
+func parsePlayerSpec(gameName, text string) (playerSpec, error) {
+	kind, arg, ok := strings.Cut(text, ":")
+	if !ok || arg == "" {
+		return playerSpec{}, fmt.Errorf("player %q: want level:N, iter:N, time:D, gtp:COMMAND or codecup:COMMAND", text)
+	}
+	p := playerSpec{text: text, kind: kind}
+	switch kind {
+	case "level":
+		n, err := strconv.Atoi(arg)
+		if err != nil {
+			return p, fmt.Errorf("player %q: the level is a number", text)
+		}
+		if p.cfg, err = ai.Level(gameName, n); err != nil {
+			return p, fmt.Errorf("player %q: %w", text, err)
+		}
+	case "iter":
+		n, err := strconv.Atoi(arg)
+		if err != nil || n <= 0 {
+			return p, fmt.Errorf("player %q: iterations are a positive number", text)
+		}
+		p.cfg = ai.Tuning(gameName)
+		p.cfg.Iterations = n
+	case "time":
+		d, err := time.ParseDuration(arg)
+		if err != nil || d <= 0 {
+			return p, fmt.Errorf("player %q: the time per move is a duration such as 1s", text)
+		}
+		p.cfg = ai.Tuning(gameName)
+		p.cfg.Time = d
+	case "gtp", "codecup":
+		if want := map[string]string{"gtp": "havannah", "codecup": "dvonn"}[kind]; gameName != want {
+			return p, fmt.Errorf("player %q: a %s program plays %s only", text, kind, want)
+		}
+		p.argv = strings.Fields(arg)
+		if _, err := exec.LookPath(p.argv[0]); err != nil {
+			return p, fmt.Errorf("player %q: %w", text, err)
+		}
+	default:
+		return p, fmt.Errorf("player %q: unknown kind %q: want level, iter, time, gtp or codecup", text, kind)
+	}
+	if p.kind != "gtp" && p.kind != "codecup" {
+		if _, err := ai.Level(gameName, ai.MinLevel); err != nil {
+			return p, fmt.Errorf("player %q: %w", text, err)
+		}
+	}
+	return p, nil
+}
+
+// outside holds how outside programs are started and timed.
+type outside struct {
+	timePerMove time.Duration
+	timeCommand string // GTP command that sets the time per move; {s} stands for seconds
+	size        int    // Havannah's board side
+}
+
+// start makes the player for one game in which it plays colour.
+func (p playerSpec) start(ctx context.Context, startPos game.State, colour game.Player, seed uint64, o outside) (player, error) {
+	switch p.kind {
+	case "gtp":
+		return startGTPPlayer(ctx, p.argv, colour, o)
+	case "codecup":
+		return startCodecupPlayer(ctx, p.argv, colour)
+	}
+	cfg := p.cfg
+	cfg.Seed = seed
+	return &searchPlayer{search: ai.New(startPos, cfg)}, nil
+}
+
+// searchPlayer is our own search, following the game with one searcher.
+type searchPlayer struct {
+	search *ai.Searcher
+}
+
+func (p *searchPlayer) move(ctx context.Context, s game.State) (string, error) {
+	r, err := p.search.Search(ctx)
+	if err != nil {
+		return "", err
+	}
+	return s.FormatMove(r.Move), nil
+}
+
+func (p *searchPlayer) played(m game.Move, _ string, _ bool, _ game.State) error {
+	return p.search.Play(m)
+}
+
+func (p *searchPlayer) close() error { return nil }
+
+// errResigned is what a player's move says when it gives up.
+var errResigned = errors.New("resigned")
