@@ -1,6 +1,7 @@
-// Command bretter serves the bretter site and offers the rules engines on
-// the command line: `bretter serve` (the default), `bretter judge` and
-// `bretter perft`. Run `bretter help` for the details.
+// Command bretter serves the bretter site and offers the rules engines and
+// the computer opponent on the command line: `bretter serve` (the
+// default), `judge`, `perft`, `gtp`, `codecup` and `match`. Run
+// `bretter help` for the details.
 package main
 
 import (
