@@ -32,6 +32,11 @@ type Config struct {
 	Expand   int     // visits a leaf needs before it is expanded
 	Prior    float32 // how many virtual games the engine's prior is worth
 
+	// AlphaBeta searches with alpha-beta to a depth instead of Monte-Carlo
+	// tree search, for games with a good Evaluator; Iterations then
+	// bounds the positions it evaluates.
+	AlphaBeta bool
+
 	// Temperature above 0 picks the move at random, each with a chance in
 	// proportion to visits^(1/Temperature), for the mistakes of the weak
 	// levels. A forced win is always taken and a forced loss avoided.

@@ -70,3 +70,18 @@ type ThreatFinder interface {
 type Prior interface {
 	Prior(m Move) float32
 }
+
+// Evaluator scores a position for a search that looks a fixed number of
+// moves ahead: positive when it favours the player to move, negative when
+// it favours the opponent, in units of the engine's choosing (at most a
+// million either way). Ended games are the search's business, not the
+// evaluator's.
+type Evaluator interface {
+	Evaluate() int32
+}
+
+// Hasher gives a position a 64-bit key, equal for equal positions with
+// the same player to move, for a search's table of positions seen.
+type Hasher interface {
+	Hash() uint64
+}
