@@ -19,7 +19,7 @@ func (s *Searcher) expand(i int32, st game.State) bool {
 		for _, m := range moves {
 			if s.wins.WinsNow(m) {
 				s.tree.add(i, []game.Move{m})
-				s.tree.nodes[s.tree.nodes[i].first].proof = 1
+				s.tree.at(s.tree.at(i).first).proof = 1
 				return true
 			}
 		}

@@ -154,13 +154,13 @@ func (s *Searcher) Search(ctx context.Context) (Result, error) {
 				break
 			}
 		}
-		if s.tree.nodes[0].proof != 0 && s.tree.nodes[0].first != 0 {
+		if s.tree.at(0).proof != 0 && s.tree.at(0).first != 0 {
 			break
 		}
 		s.iterate(rng)
 	}
 	r := s.choose(rng)
-	r.Iterations, r.Nodes, r.Elapsed = n, len(s.tree.nodes), time.Since(start)
+	r.Iterations, r.Nodes, r.Elapsed = n, s.tree.used, time.Since(start)
 	return r, nil
 }
 
@@ -194,7 +194,7 @@ func (s *Searcher) choose(rng *rand.Rand) Result {
 	if c.visits > 0 {
 		r.Value = c.wins / c.visits
 	}
-	if c.proof == 0 && s.tree.nodes[0].proof == 1 {
+	if c.proof == 0 && s.tree.at(0).proof == 1 {
 		r.Proof = -1
 	}
 	switch c.proof {
@@ -250,20 +250,20 @@ func (s *Searcher) iterate(rng *rand.Rand) {
 	s.path, s.movers, s.record = append(s.path[:0], 0), append(s.movers[:0], game.Nobody), s.record[:0]
 	cur := int32(0)
 	for {
-		if t.nodes[cur].first == 0 {
-			if st.Outcome().Over || cur != 0 && t.nodes[cur].visits < float32(s.cfg.Expand) || !s.expand(cur, st) {
+		if t.at(cur).first == 0 {
+			if st.Outcome().Over || cur != 0 && t.at(cur).visits < float32(s.cfg.Expand) || !s.expand(cur, st) {
 				break
 			}
 		}
 		next := s.pick(cur)
 		mover := st.ToMove()
-		m := t.nodes[next].move
+		m := t.at(next).move
 		if err := st.Play(m); err != nil {
 			panic(fmt.Sprintf("ai: the engine refused its own legal move %s: %v", st.FormatMove(m), err))
 		}
 		s.path, s.movers, s.record = append(s.path, next), append(s.movers, mover), append(s.record, m)
 		cur = next
-		if t.nodes[cur].proof != 0 {
+		if t.at(cur).proof != 0 {
 			break
 		}
 	}
@@ -288,7 +288,7 @@ func (s *Searcher) reset() game.State {
 // result is the winner of the iteration: known from a proof, from the end
 // of the game, or found by a rollout.
 func (s *Searcher) result(leaf int32, st game.State, rng *rand.Rand) game.Player {
-	n := &s.tree.nodes[leaf]
+	n := s.tree.at(leaf)
 	mover := s.movers[len(s.movers)-1]
 	switch n.proof {
 	case 1:
@@ -329,7 +329,7 @@ func (s *Searcher) result(leaf int32, st game.State, rng *rand.Rand) game.Player
 // pick selects the child of i to follow.
 func (s *Searcher) pick(i int32) int32 {
 	t := &s.tree
-	n := &t.nodes[i]
+	n := t.at(i)
 	logN := float32(math.Log(float64(n.visits + 1)))
 	kids := t.children(i)
 	best, bestV := 0, float32(math.Inf(-1))
@@ -344,9 +344,9 @@ func (s *Searcher) pick(i int32) int32 {
 // backup adds the result to every node of the path.
 func (s *Searcher) backup(winner game.Player) {
 	t := &s.tree
-	t.nodes[0].visits++
+	t.at(0).visits++
 	for i := len(s.path) - 1; i >= 1; i-- {
-		n := &t.nodes[s.path[i]]
+		n := t.at(s.path[i])
 		n.visits++
 		n.wins += score(winner, s.movers[i])
 	}
@@ -387,13 +387,13 @@ func (s *Searcher) rave(winner game.Player) {
 		if k >= len(s.path) {
 			continue
 		}
-		n := &t.nodes[s.path[k]]
+		n := t.at(s.path[k])
 		if n.first == 0 {
 			continue
 		}
 		want, result := uint8(mover)+1, score(winner, mover)
 		for c := range t.children(s.path[k]) {
-			kid := &t.nodes[n.first+int32(c)]
+			kid := t.at(n.first+int32(c))
 			if s.marks[s.indexer.MoveIndex(kid.move)] == want {
 				kid.raveVisits++
 				kid.raveWins += result
@@ -410,8 +410,8 @@ func (s *Searcher) rave(winner game.Player) {
 func (s *Searcher) prove() {
 	t := &s.tree
 	for i := len(s.path) - 1; i >= 1; i-- {
-		n := &t.nodes[s.path[i]]
-		parent := &t.nodes[s.path[i-1]]
+		n := t.at(s.path[i])
+		parent := t.at(s.path[i-1])
 		if n.proof == 0 || parent.proof != 0 {
 			return
 		}

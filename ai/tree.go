@@ -9,7 +9,7 @@ import (
 
 // node is one position of the search tree, reached by move from its
 // parent. Its statistics are from the view of the player who made move.
-// Children sit next to each other in the slab, from first to first+count.
+// Children sit next to each other, from first to first+count.
 type node struct {
 	move   game.Move
 	first  int32 // index of the first child; 0 while unexpanded (the root is at 0)
@@ -25,64 +25,125 @@ type node struct {
 // NodeBytes is the memory one node of the search tree takes.
 const NodeBytes = int(unsafe.Sizeof(node{}))
 
-// tree is a slab of nodes; the root is always nodes[0].
+// The tree lives in chunks of nodes that are never moved, so it grows
+// without copying, and a node's index names its chunk and its place. A
+// family of children always fits in one chunk.
+const (
+	chunkBits = 16
+	chunkSize = 1 << chunkBits
+	chunkMask = chunkSize - 1
+)
+
+// tree is the search tree; the root is always node 0.
 type tree struct {
-	nodes []node
-	limit int // most nodes the slab may hold
+	chunks [][]node
+	spare  [][]node // chunks of an earlier tree, to be used again
+	used   int      // nodes in the tree
+	next   int32    // index of the next free node
+	limit  int      // most nodes the tree may hold
 }
 
 func newTree(limit int) tree {
-	t := tree{limit: limit, nodes: make([]node, 1, min(limit, 1<<16))}
+	t := tree{limit: limit}
+	t.reset()
 	return t
 }
 
-// room reports whether n more nodes fit.
-func (t *tree) room(n int) bool { return len(t.nodes)+n <= t.limit }
+// reset leaves a tree of the root alone, keeping its chunks for reuse.
+func (t *tree) reset() {
+	t.spare = append(t.spare, t.chunks...)
+	t.chunks = t.chunks[:0]
+	t.chunks = append(t.chunks, t.chunk())
+	t.chunks[0][0] = node{}
+	t.used, t.next = 1, 1
+}
 
-// add appends count children with the given moves to parent.
-func (t *tree) add(parent int32, moves []game.Move) {
-	first := int32(len(t.nodes))
-	for _, m := range moves {
-		t.nodes = append(t.nodes, node{move: m})
+// chunk returns a zeroed chunk, a spare one if there is one.
+func (t *tree) chunk() []node {
+	if n := len(t.spare); n > 0 {
+		c := t.spare[n-1]
+		t.spare = t.spare[:n-1]
+		clear(c)
+		return c
 	}
-	p := &t.nodes[parent]
+	return make([]node, chunkSize)
+}
+
+func (t *tree) at(i int32) *node { return &t.chunks[i>>chunkBits][i&chunkMask] }
+
+// room reports whether n more nodes fit.
+func (t *tree) room(n int) bool { return t.used+n <= t.limit && n <= chunkSize }
+
+// add gives parent one child for each move.
+func (t *tree) add(parent int32, moves []game.Move) {
+	first := t.alloc(len(moves))
+	kids := t.chunks[first>>chunkBits][first&chunkMask : int(first&chunkMask)+len(moves)]
+	for i, m := range moves {
+		kids[i] = node{move: m}
+	}
+	p := t.at(parent)
 	p.first, p.count = first, uint16(len(moves))
 }
 
+// alloc reserves n consecutive nodes in one chunk.
+func (t *tree) alloc(n int) int32 {
+	if int(t.next&chunkMask)+n > chunkSize {
+		t.chunks = append(t.chunks, t.chunk())
+		t.next = int32(len(t.chunks)-1) << chunkBits
+	}
+	first := t.next
+	t.next += int32(n)
+	t.used += n
+	return first
+}
+
 func (t *tree) children(i int32) []node {
-	n := &t.nodes[i]
-	return t.nodes[n.first : n.first+int32(n.count)]
+	n := t.at(i)
+	if n.first == 0 {
+		return nil
+	}
+	return t.family(n.first, n.count)
+}
+
+// family is the count nodes from first.
+func (t *tree) family(first int32, count uint16) []node {
+	c := t.chunks[first>>chunkBits]
+	return c[first&chunkMask : int(first&chunkMask)+int(count)]
 }
 
 // reroot keeps only the subtree of the child of the root that moved by m,
-// compacted into a fresh slab with the child as the new root. It returns
-// false, and an empty tree, when the root has no such child.
+// with the child as the new root. It returns false, and a tree of an
+// empty root, when the root has no such child.
 func (t *tree) reroot(m game.Move) bool {
 	kids := t.children(0)
 	at := int32(-1)
 	for i := range kids {
 		if kids[i].move == m {
-			at = t.nodes[0].first + int32(i)
+			at = t.at(0).first + int32(i)
 			break
 		}
 	}
-	if at < 0 || t.nodes[0].first == 0 {
-		*t = newTree(t.limit)
+	if at < 0 {
+		t.reset()
 		return false
 	}
-	out := make([]node, 1, max(len(t.nodes)/2, 16))
-	out[0] = t.nodes[at]
-	// Breadth first, so each family stays together.
-	for i := 0; i < len(out); i++ {
-		n := out[i]
+	old := *t
+	t.chunks, t.spare = nil, old.spare
+	t.reset()
+	*t.at(0) = *old.at(at)
+	// Breadth first: each node's children are copied as one family, and
+	// the node's first is changed from the old tree's index to the new.
+	for i := int32(0); i < t.next; i++ {
+		n := t.at(i)
 		if n.first == 0 {
 			continue
 		}
-		first := int32(len(out))
-		out = append(out, t.nodes[n.first:n.first+int32(n.count)]...)
-		out[i].first = first
+		fam := old.family(n.first, n.count)
+		first := t.alloc(len(fam))
+		copy(t.chunks[first>>chunkBits][first&chunkMask:], fam)
+		t.at(i).first = first
 	}
-	t.nodes = out
+	t.spare = append(t.spare, old.chunks...)
 	return true
 }
 
