@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp/kb"
+
 	bt "bretter/internal/browsertest"
 )
 
@@ -101,4 +103,27 @@ func stateAs(t *testing.T, srv *bt.Server, id, secret string) seatState {
 	var s seatState
 	must(t, json.NewDecoder(res.Body).Decode(&s))
 	return s
+}
+
+// From an imported record, stepped back one move, the player plays on
+// against the computer: the new game starts from that position with the
+// player on the side to move, and the computer answers.
+func TestPlayOnFromAnImportedRecord(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, srv.URL+"/import"))
+	setValue(t, p, "#record-text", "(;FF[4]SZ[5]RE[B];W[E5];B[D4];W[F6];B[resign])")
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	must(t, bt.WaitText(p, "#replay-banner", "Final position (3 moves)"))
+	press(t, p, kb.ArrowLeft)
+	must(t, bt.WaitText(p, "#replay-banner", "Viewing move 2 of 3"))
+	_, err := bt.Eval[bool](p, `(document.querySelector("#play-on [name=level]").value = "1") !== ""`)
+	must(t, err)
+	must(t, bt.Click(p, `#play-on button[type=submit]`))
+	waitStatus(t, p, "Your turn (White)")
+	waitMoves(t, p, 2)
+	must(t, bt.WaitText(p, "#players", "bretter, level 1"))
+	clickCell(t, p, "c3")
+	waitMoves(t, p, 4) // the computer answered
+	waitStatus(t, p, "Your turn (White)")
 }

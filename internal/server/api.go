@@ -21,6 +21,8 @@ type createRequest struct {
 	// (default 4).
 	Opponent string `json:"opponent"`
 	Level    *int   `json:"level"`
+	// Moves to play on from, in the game's notation.
+	Moves []string `json:"moves"`
 }
 
 type createResponse struct {
@@ -52,7 +54,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	c, err := s.hub.create(r.Context(), newGame{Game: req.Game, Options: opts, Start: req.Start, Opponent: req.Opponent, Level: level})
+	c, err := s.hub.create(r.Context(), newGame{Game: req.Game, Options: opts, Start: req.Start, Opponent: req.Opponent, Level: level, Moves: req.Moves})
 	if err != nil {
 		writeError(w, err)
 		return

@@ -159,3 +159,33 @@ func TestComputerMovesAfterARestart(t *testing.T) {
 	other := &testServer{Server: started, srv: srv, store: ts.store}
 	other.waitFor(t, rec.ID, "person", "the computer's move", func(s Snapshot) bool { return len(s.Moves) == 1 })
 }
+
+// A game played on from a record starts from its moves, checked, and the
+// computer answers when it is its turn.
+func TestPlayOnFromARecord(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	body := `{"game":"havannah","options":{"size":5},"opponent":"computer","level":1,"start":"friend","moves":["c3","D4","c4"]}`
+	if code := ts.call(t, "POST", "/api/games", "", body, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	s := ts.state(t, c.ID, c.Secret)
+	if got := strings.Join(s.Moves, " "); got != "c3 d4 c4" || s.Version != 3 || s.ToMove != "black" || s.Seat != "black" {
+		t.Fatalf("played on: moves %q, version %d, %s to move, seat %s", got, s.Version, s.ToMove, s.Seat)
+	}
+	// With the computer to move, it answers.
+	body = `{"game":"havannah","options":{"size":5},"opponent":"computer","level":1,"start":"friend","moves":["c3","d4"]}`
+	ts.call(t, "POST", "/api/games", "", body, &c)
+	ts.waitFor(t, c.ID, c.Secret, "the computer's answer", func(s Snapshot) bool { return len(s.Moves) == 3 })
+
+	for body, want := range map[string]string{
+		`{"game":"havannah","options":{"size":5},"opponent":"computer","moves":["c3","c3"]}`:     "move 2 (c3)",
+		`{"game":"havannah","options":{"size":5},"opponent":"computer","moves":["c3","zz9"]}`:    "move 2 (zz9)",
+		`{"game":"havannah","options":{"size":4},"moves":["a1","d1","a2","d2","a3","d3","a4"]}`: "over",
+	} {
+		var e errorBody
+		if code := ts.call(t, "POST", "/api/games", "", body, &e); code != http.StatusUnprocessableEntity || !strings.Contains(e.Error, want) {
+			t.Errorf("%s: %d %+v, want 422 saying %q", body, code, e, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"net/http"
+	"time"
 
 	"bretter/ai"
 	"bretter/game"
@@ -25,6 +26,8 @@ type newGame struct {
 	// Opponent is "friend" (or nothing) or "computer", at Level.
 	Opponent string
 	Level    int
+	// Moves already played, for a game played on from a record.
+	Moves []string
 }
 
 // create starts a game. A game against the computer has no invitation
@@ -39,7 +42,8 @@ func (h *hub) create(ctx context.Context, req newGame) (created, error) {
 	if err != nil {
 		return created{}, refuse(http.StatusBadRequest, "bad_request", "%v", err)
 	}
-	if _, err := engine.New(resolved); err != nil {
+	start, err := engine.New(resolved)
+	if err != nil {
 		return created{}, refuse(http.StatusBadRequest, "bad_request", "%v", err)
 	}
 	seat, err := creatorSeat(req.Start)
@@ -50,8 +54,12 @@ func (h *hub) create(ctx context.Context, req newGame) (created, error) {
 	if err != nil {
 		return created{}, err
 	}
-	c := created{ID: newID(), Seat: seat, Secret: newSecret()}
 	now := h.now()
+	events, after, err := playedEvents(start, req.Moves, now)
+	if err != nil {
+		return created{}, err
+	}
+	c := created{ID: newID(), Seat: seat, Secret: newSecret()}
 	rec := store.Game{ID: c.ID, Game: name, Options: resolved, InviteHash: hashSecret(inviteToken(c.Secret)),
 		Creator: seat, Created: now, Updated: now, Status: "waiting"}
 	if seat == "white" {
@@ -68,13 +76,50 @@ func (h *hub) create(ctx context.Context, req newGame) (created, error) {
 			rec.BlackHash = hashSecret(newSecret())
 		}
 	}
-	if err := h.store.Create(ctx, rec); err != nil {
+	if err := h.store.Create(ctx, rec, events...); err != nil {
 		return created{}, err
 	}
-	if computer == "white" {
+	if computer == after.ToMove().String() {
 		h.thinkers.add(c.ID)
 	}
 	return c, nil
+}
+
+// playedEvents checks the moves a new game starts from and returns them as
+// its first events, with the moves the rules force after them, and the
+// position they reach, which must leave something to play.
+func playedEvents(start game.State, moves []string, at time.Time) ([]store.Event, game.State, error) {
+	if len(moves) == 0 {
+		return nil, start, nil
+	}
+	steps := make([]step, 0, len(moves))
+	s := start
+	for i, text := range moves {
+		next := s.Clone()
+		m, err := next.ParseMove(text)
+		if err == nil {
+			err = next.Play(m)
+		}
+		if err != nil {
+			return nil, nil, refuse(http.StatusUnprocessableEntity, "illegal", "move %d (%s): %v", i+1, text, err)
+		}
+		steps = append(steps, step{store.Event{Kind: "move", Seat: s.ToMove().String(), Move: next.FormatMove(m)}, next})
+		s = next
+	}
+	steps, err := forcedSteps(steps)
+	if err != nil {
+		return nil, nil, err
+	}
+	last := steps[len(steps)-1].after
+	if last.Outcome().Over {
+		return nil, nil, refuse(http.StatusUnprocessableEntity, "game_over", "the game is over after these moves: nothing is left to play")
+	}
+	events := make([]store.Event, len(steps))
+	for i, st := range steps {
+		events[i] = st.event
+		events[i].Seq, events[i].At = i+1, at
+	}
+	return events, last, nil
 }
 
 // computerSeat checks the opponent of a new game and returns the seat of

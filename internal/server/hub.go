@@ -12,7 +12,7 @@ import (
 
 // Store is what the server needs of persistence.
 type Store interface {
-	Create(ctx context.Context, g store.Game) error
+	Create(ctx context.Context, g store.Game, events ...store.Event) error
 	Load(ctx context.Context, id string) (store.Game, []store.Event, error)
 	Append(ctx context.Context, id string, events []store.Event, end *store.Ending) error
 	Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error

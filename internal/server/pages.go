@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"bretter/game"
 )
@@ -106,7 +107,8 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 			opts[o.Name] = n
 		}
 	}
-	req := newGame{Game: name, Options: opts, Start: r.PostForm.Get("start"), Opponent: r.PostForm.Get("opponent")}
+	req := newGame{Game: name, Options: opts, Start: r.PostForm.Get("start"), Opponent: r.PostForm.Get("opponent"),
+		Moves: strings.Fields(r.PostForm.Get("moves"))}
 	if req.Opponent == "computer" {
 		n, err := strconv.Atoi(r.PostForm.Get("level"))
 		if err != nil {

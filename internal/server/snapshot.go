@@ -41,8 +41,8 @@ type Presence struct {
 	// Computer is the level of the computer in this seat, 0 for a person.
 	Computer int        `json:"computer,omitempty"`
 	Seated   bool       `json:"seated"`
-	Online bool       `json:"online"`
-	Since  *time.Time `json:"since,omitempty"`
+	Online   bool       `json:"online"`
+	Since    *time.Time `json:"since,omitempty"`
 }
 
 func (g *liveGame) snapshot(seat string) Snapshot {

@@ -147,8 +147,25 @@ func (s *SQLite) tx(ctx context.Context, f func(*sql.Tx) error) error {
 }
 
 // Create stores a new game.
-func (s *SQLite) Create(ctx context.Context, g Game) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return insertGame(ctx, tx, g) })
+// Create stores a new game, with the events it starts from (the moves of
+// a game played on from a record), all or nothing.
+func (s *SQLite) Create(ctx context.Context, g Game, events ...Event) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		g.Version = len(events)
+		if err := insertGame(ctx, tx, g); err != nil {
+			return err
+		}
+		for i, e := range events {
+			if e.Seq != i+1 {
+				return fmt.Errorf("game %s: event %d has number %d", g.ID, i+1, e.Seq)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
+				g.ID, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
+				return fmt.Errorf("game %s: storing event %d: %w", g.ID, e.Seq, err)
+			}
+		}
+		return nil
+	})
 }
 
 func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
@@ -157,10 +174,10 @@ func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games
-		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
-		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level)
+		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level, g.Version)
 	return err
 }
 

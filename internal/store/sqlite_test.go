@@ -198,3 +198,28 @@ func TestComputerGames(t *testing.T) {
 		t.Errorf("games against the computer in play: %v, %v", ids, err)
 	}
 }
+
+func TestCreateWithEvents(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := t.Context()
+	g := sample("played0001")
+	at := g.Created
+	events := []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}, {Seq: 2, Kind: "move", Seat: "black", Move: "d4", At: at}}
+	if err := s.Create(ctx, g, events...); err != nil {
+		t.Fatal(err)
+	}
+	got, gotEvents, err := s.Load(ctx, g.ID)
+	if err != nil || got.Version != 2 || !reflect.DeepEqual(gotEvents, events) {
+		t.Fatalf("load: version %d, %+v, %v", got.Version, gotEvents, err)
+	}
+	if err := s.Append(ctx, g.ID, []Event{{Seq: 2, Kind: "move", Seat: "black", Move: "c3", At: at}}, nil); !errors.Is(err, ErrConflict) {
+		t.Errorf("a second event 2: %v", err)
+	}
+	bad := sample("played0002")
+	if err := s.Create(ctx, bad, Event{Seq: 2, Kind: "move", Seat: "white", Move: "e5", At: at}); err == nil {
+		t.Error("a game starting with event 2 was stored")
+	}
+	if _, _, err := s.Load(ctx, bad.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the refused game was half stored: %v", err)
+	}
+}

@@ -41,7 +41,9 @@ export async function start() {
     typed($('move-input').value.trim());
   });
   board = mod.create($('board'), { t, send: play, marks: [] });
-  replay = createReplay({ t, count: () => (state ? state.moves.length : 0), show: showAt, liveText: () => t('replay.live') });
+  replay = createReplay({
+    t, count: () => (state ? state.moves.length : 0), show: showAt, liveText: () => t('replay.live'), playOn,
+  });
   $('moves').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-ply]');
     if (b) replay.go(Number(b.dataset.ply));
@@ -253,6 +255,16 @@ function resultText(s) {
     text += ' ' + (r.winner === boot.seat ? t('result.you_won') : t('result.you_lost'));
   }
   return text;
+}
+
+// playOn describes position k for playing on against the computer: any
+// position before the last, and the last one of a resigned game.
+function playOn(k) {
+  if (!state) return null;
+  const n = state.moves.length;
+  if (k === n && !(state.status === 'over' && state.result?.reason === 'resign')) return null;
+  const moves = state.events.filter((e) => e.kind === 'move');
+  return { game: state.game, options: state.options, moves: state.moves.slice(0, k), toMove: k < n ? moves[k].seat : state.to_move };
 }
 
 // showAt draws the position after k moves, or the live game for null.

@@ -68,6 +68,8 @@ async function show(rec) {
       }
     },
     liveText: () => t('replay.end', { total: record.moves.length }),
+    playOn: (k) => (k === record.moves.length && record.winner ? null
+      : { game: record.game, options: record.options, moves: record.moves.slice(0, k), toMove: record.positions[k].to_move }),
   });
   replay.go(null);
   $('viewer').scrollIntoView({ block: 'start' });

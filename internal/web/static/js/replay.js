@@ -1,9 +1,14 @@
 // Stepping through a game's positions: the buttons under the board, the
 // keys ←/→/Home/End, or a click on a move in the list. Position k is the
 // board after k moves; "live" is the game as it stands now.
-export function createReplay({ t, count, show, liveText }) {
+//
+// playOn(k), when given, describes position k for "play on from here
+// against the computer" ({game, options, moves, toMove}), or is null where
+// that is not offered.
+export function createReplay({ t, count, show, liveText, playOn }) {
   const controls = document.getElementById('replay');
   const banner = document.getElementById('replay-banner');
+  const form = document.getElementById('play-on');
   let at = null; // null: live
 
   function go(k) {
@@ -12,7 +17,26 @@ export function createReplay({ t, count, show, liveText }) {
     banner.textContent = at === null ? liveText() : t('replay.viewing', { n: at, total: n });
     banner.classList.toggle('viewing', at !== null);
     show(at);
+    if (form) form.hidden = !playOn || !playOn(at === null ? n : at);
   }
+
+  // The form carries the position as hidden fields, filled in when sent.
+  form?.addEventListener('submit', () => {
+    const p = playOn(at === null ? count() : at);
+    for (const old of form.querySelectorAll('input.position')) old.remove();
+    const fields = { game: p.game, moves: p.moves.join(' '), start: p.toMove === 'white' ? 'me' : 'friend' };
+    for (const [name, value] of Object.entries(p.options || {})) {
+      if (value !== 0 && value !== false) fields[name] = String(value === true ? 1 : value);
+    }
+    for (const [name, value] of Object.entries(fields)) {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.className = 'position';
+      input.name = name;
+      input.value = value;
+      form.append(input);
+    }
+  });
 
   function step(delta) {
     const n = count();
