@@ -393,7 +393,7 @@ func (s *Searcher) rave(winner game.Player) {
 		}
 		want, result := uint8(mover)+1, score(winner, mover)
 		for c := range t.children(s.path[k]) {
-			kid := t.at(n.first+int32(c))
+			kid := t.at(n.first + int32(c))
 			if s.marks[s.indexer.MoveIndex(kid.move)] == want {
 				kid.raveVisits++
 				kid.raveWins += result

@@ -87,7 +87,8 @@ func (t *tree) add(parent int32, moves []game.Move) {
 
 // alloc reserves n consecutive nodes in one chunk.
 func (t *tree) alloc(n int) int32 {
-	if int(t.next&chunkMask)+n > chunkSize {
+	// A full chunk leaves next at the start of one not yet made.
+	if int(t.next>>chunkBits) == len(t.chunks) || int(t.next&chunkMask)+n > chunkSize {
 		t.chunks = append(t.chunks, t.chunk())
 		t.next = int32(len(t.chunks)-1) << chunkBits
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"bretter/game"
 	"bretter/games/havannah"
 )
 
@@ -46,5 +47,29 @@ func TestRerootKeepsTheSubtree(t *testing.T) {
 	}
 	if _, err := s.Search(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A family that exactly fills a chunk leaves the next one to be made.
+func TestTreeFillsChunksExactly(t *testing.T) {
+	tr := newTree(4 * chunkSize)
+	moves := make([]game.Move, 1000)
+	for i := range moves {
+		moves[i].A = uint64(i)
+	}
+	parent := int32(0)
+	rest := chunkSize - 1 // the root takes the first node
+	for rest > 0 {
+		n := min(rest, len(moves))
+		tr.add(parent, moves[:n])
+		parent = tr.at(parent).first
+		rest -= n
+	}
+	if len(tr.chunks) != 1 || tr.next != chunkSize {
+		t.Fatalf("%d chunks, next %d: want one full chunk", len(tr.chunks), tr.next)
+	}
+	tr.add(parent, moves[:10])
+	if kids := tr.children(parent); len(kids) != 10 || kids[9].move.A != 9 || len(tr.chunks) != 2 {
+		t.Fatalf("after a full chunk: %d children in %d chunks", len(kids), len(tr.chunks))
 	}
 }

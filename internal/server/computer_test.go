@@ -179,8 +179,8 @@ func TestPlayOnFromARecord(t *testing.T) {
 	ts.waitFor(t, c.ID, c.Secret, "the computer's answer", func(s Snapshot) bool { return len(s.Moves) == 3 })
 
 	for body, want := range map[string]string{
-		`{"game":"havannah","options":{"size":5},"opponent":"computer","moves":["c3","c3"]}`:     "move 2 (c3)",
-		`{"game":"havannah","options":{"size":5},"opponent":"computer","moves":["c3","zz9"]}`:    "move 2 (zz9)",
+		`{"game":"havannah","options":{"size":5},"opponent":"computer","moves":["c3","c3"]}`:    "move 2 (c3)",
+		`{"game":"havannah","options":{"size":5},"opponent":"computer","moves":["c3","zz9"]}`:   "move 2 (zz9)",
 		`{"game":"havannah","options":{"size":4},"moves":["a1","d1","a2","d2","a3","d3","a4"]}`: "over",
 	} {
 		var e errorBody
