@@ -1,12 +1,16 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // BenchmarkLiveGames plays games at once (1, then 100), each between two
@@ -19,13 +23,27 @@ import (
 //	go test ./internal/server -run '^$' -bench LiveGames -benchtime 1x
 func BenchmarkLiveGames(b *testing.B) {
 	for _, games := range []int{1, 100} {
-		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) { benchmarkLiveGames(b, games) })
+		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) { benchmarkLiveGames(b, games, 0) })
 	}
+	// The same 100 games while 50 games against the computer (at the
+	// default level) keep its searches busy.
+	b.Run("games=100/computer=50", func(b *testing.B) { benchmarkLiveGames(b, 100, 50) })
 }
 
-func benchmarkLiveGames(b *testing.B, games int) {
+func benchmarkLiveGames(b *testing.B, games, computerGames int) {
 	const movesPerGame = 40
 	ts := newTestServer(b)
+	ctx, stop := context.WithCancel(b.Context())
+	defer stop()
+	var busy sync.WaitGroup
+	for i := range computerGames {
+		var c createResponse
+		ts.call(b, "POST", "/api/games", "", `{"game":"havannah","options":{"size":8},"opponent":"computer"}`, &c)
+		conn := ts.dial(b, c.ID, c.Secret, "").conn
+		busy.Go(func() { playAgainstComputer(ctx, conn, c.Seat, uint64(i)) })
+	}
+	defer busy.Wait()
+	defer stop()
 	var all []time.Duration
 	var moves int
 	var elapsed time.Duration
@@ -55,6 +73,34 @@ func benchmarkLiveGames(b *testing.B, games int) {
 	b.ReportMetric(float64(moves)/elapsed.Seconds(), "moves/s")
 	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// playAgainstComputer answers every move of the computer at once with a
+// random legal move, until ctx ends or the game does.
+func playAgainstComputer(ctx context.Context, conn *websocket.Conn, seat string, seed uint64) {
+	defer conn.CloseNow()
+	rng := rand.New(rand.NewPCG(seed, 11))
+	for id := 1; ; {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			return
+		}
+		var m message
+		if json.Unmarshal(data, &m) != nil || m.State == nil {
+			continue
+		}
+		if m.State.Status == "over" {
+			return
+		}
+		if m.State.ToMove != seat || len(m.State.Legal) == 0 {
+			continue
+		}
+		move, _ := json.Marshal(map[string]any{"type": "move", "id": id, "ply": len(m.State.Moves), "move": m.State.Legal[rng.IntN(len(m.State.Legal))]})
+		id++
+		if conn.Write(ctx, websocket.MessageText, move) != nil {
+			return
+		}
+	}
 }
 
 // playLoadGame plays random moves and returns, for each, how long it took

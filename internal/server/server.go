@@ -25,6 +25,7 @@ type Config struct {
 	// Limits per client address; zero values take the defaults.
 	CreatesPerMinute float64
 	MovesPerSecond   float64
+	ConnsPerClient   int
 }
 
 // Server handles every request of the site.
@@ -60,6 +61,9 @@ func New(cfg Config) *Server {
 	if cfg.MovesPerSecond == 0 {
 		cfg.MovesPerSecond = 30
 	}
+	if cfg.ConnsPerClient == 0 {
+		cfg.ConnsPerClient = maxConnsPerClient
+	}
 	s := &Server{
 		hub:     newHub(cfg.Store, games, cfg.Log),
 		site:    cfg.Site,
@@ -68,10 +72,12 @@ func New(cfg Config) *Server {
 		order:   cfg.Games,
 		creates: newLimiter(cfg.CreatesPerMinute/60, cfg.CreatesPerMinute/3),
 		moves:   newLimiter(cfg.MovesPerSecond, 2*cfg.MovesPerSecond),
-		conns:   newCounter(maxConnsPerClient),
+		conns:   newCounter(cfg.ConnsPerClient),
 		mux:     http.NewServeMux(),
 	}
-	s.hub.thinkers = newThinkers(runtime.NumCPU(), s.hub.computerMove)
+	// One core is left to the relay of people's moves, so that however
+	// many games wait for the computer, nobody waits for their friend's move.
+	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
 	s.routes()
 	return s
 }

@@ -38,7 +38,7 @@ func newTestServer(t testing.TB) *testServer {
 		t.Fatal(err)
 	}
 	srv := New(Config{Store: st, Games: testGames, Site: site, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		CreatesPerMinute: 60000, MovesPerSecond: 100000})
+		CreatesPerMinute: 60000, MovesPerSecond: 100000, ConnsPerClient: 1000})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		ts.Close()
