@@ -61,87 +61,64 @@ var (
 	adjacent = buildAdjacent()
 )
 
-func buildAdjacent() (t [64]uint64) {
+// eachLine calls f for every point p and direction d in which a line
+// leads from p to a neighbour q.
+func eachLine(f func(p, d, q int)) {
 	for p := range points {
 		for d := range 8 {
 			if q, ok := step(p, d); ok {
-				t[p] |= bit(q)
+				f(p, d, q)
 			}
 		}
 	}
+}
+
+func buildAdjacent() (t [64]uint64) {
+	eachLine(func(p, _, q int) { t[p] |= bit(q) })
 	return t
 }
 
 func buildNeighbours() (t [64][8]uint8) {
-	for p := range 64 {
-		for d := range 8 {
+	for p := range t {
+		for d := range t[p] {
 			t[p][d] = nowhere
-			if q, ok := step(p, d); ok {
-				t[p][d] = uint8(q)
-			}
 		}
 	}
+	eachLine(func(p, d, q int) { t[p][d] = uint8(q) })
 	return t
 }
 
 func buildTowards() (t [64][64]uint8) {
-	for p := range points {
-		for d := range 8 {
-			if q, ok := step(p, d); ok {
-				t[p][q] = uint8(d)
-			}
-		}
-	}
+	eachLine(func(p, d, q int) { t[p][q] = uint8(d) })
 	return t
 }
 
 func buildNext() (t1 [64][noDir + 1]uint64, t2 [64][8]uint64) {
-	for p := range points {
-		for d := range 8 {
-			if q, ok := step(p, d); ok {
-				t1[p][d] = bit(q)
-				if r, ok := step(q, d); ok {
-					t2[p][d] = bit(r)
-				}
-			}
+	eachLine(func(p, d, q int) {
+		t1[p][d] = bit(q)
+		if r, ok := step(q, d); ok {
+			t2[p][d] = bit(r)
 		}
-	}
+	})
 	return t1, t2
 }
 
 func buildHasLine() (t [8]uint64) {
-	for p := range points {
-		for d := range 8 {
-			if _, ok := step(p, d); ok {
-				t[d] |= bit(p)
-			}
-		}
-	}
+	eachLine(func(p, d, _ int) { t[d] |= bit(p) })
 	return t
 }
 
 func buildNear() (t [64]uint64) {
-	for p := range points {
-		for d := range 8 {
-			if q, ok := step(p, d); ok {
-				t[p] |= bit(q)
-				if r, ok := step(q, d); ok {
-					t[p] |= bit(r)
-				}
-			}
-		}
-	}
+	eachLine(func(p, d, _ int) { t[p] |= next[p][d] | after[p][d] })
 	return t
 }
 
 func buildRays() (t [64][8]uint64) {
-	for p := range points {
-		for d := range 8 {
-			for q, ok := step(p, d); ok; q, ok = step(q, d) {
-				t[p][d] |= bit(q)
-			}
+	eachLine(func(p, d, q int) {
+		for ok := true; ok; q, ok = step(q, d) {
+			t[p][d] |= bit(q)
 		}
-	}
+	})
 	return t
 }
 

@@ -58,6 +58,18 @@ func addStep(m game.Move, n, d int, withdraw bool) game.Move {
 	return m
 }
 
+// prefix returns m cut to its first n steps.
+func prefix(m game.Move, n int) game.Move {
+	if n < stepsInA {
+		m.A &= 1<<uint(firstStepA+4*n) - 1
+		m.B = 0
+	} else {
+		m.B &= 1<<uint(4*(n-stepsInA)) - 1
+	}
+	m.A = m.A&^(31<<6) | uint64(n)<<6
+	return m
+}
+
 func paikaMove(p, d int) game.Move {
 	return game.Move{A: uint64(p) | 1<<6 | paikaFlag | uint64(d)<<firstStepA}
 }

@@ -1,6 +1,8 @@
 package fanorona
 
-import "math/bits"
+import (
+	"math/bits"
+)
 
 // Perft counts the sequences of depth legal turns from s: the number every
 // independent implementation must agree on. Every prefix of a capture chain
@@ -35,37 +37,19 @@ func perft(own, enemy uint64, depth, counter int) uint64 {
 		}
 		return n
 	}
-	var n uint64
+	if depth == 1 {
+		// The last level only counts the turns.
+		w := walk{mode: counting}
+		var n uint64
+		for ; movers != 0; movers &= movers - 1 {
+			n += w.from(own, enemy, bits.TrailingZeros64(movers))
+		}
+		return n
+	}
+	// Each capturing turn's position is searched to depth-1.
+	w := walk{mode: perfting, depth: depth}
 	for ; movers != 0; movers &= movers - 1 {
-		p := bits.TrailingZeros64(movers)
-		if depth == 1 {
-			n += chainCount(own&^bit(p), enemy, p, noDir, bit(p))
-		} else {
-			n += chainPerft(own&^bit(p), enemy, p, noDir, bit(p), depth)
-		}
+		w.from(own, enemy, bits.TrailingZeros64(movers))
 	}
-	return n
-}
-
-// chainPerft is perft over the turns that go on from p (see chainCount):
-// each capturing step ends one turn, whose position is searched to depth-1,
-// and may open longer ones.
-func chainPerft(rest, enemy uint64, p, last int, visited uint64, depth int) uint64 {
-	open := allPoints &^ (rest | enemy | visited)
-	var n uint64
-	for c := adjacent[p] & open &^ next[p][last]; c != 0; c &= c - 1 {
-		q := bits.TrailingZeros64(c)
-		d := int(towards[p][q])
-		if enemy&after[p][d] != 0 {
-			left := enemy &^ line(q, d, enemy)
-			n += perft(left, rest|bit(q), depth-1, 0)
-			n += chainPerft(rest, left, q, d, visited|bit(q), depth)
-		}
-		if enemy&next[p][d^4] != 0 {
-			left := enemy &^ line(p, d^4, enemy)
-			n += perft(left, rest|bit(q), depth-1, 0)
-			n += chainPerft(rest, left, q, d, visited|bit(q), depth)
-		}
-	}
-	return n
+	return w.n
 }

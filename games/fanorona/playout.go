@@ -46,9 +46,9 @@ func (s *State) Playout(rng *rand.Rand) game.Outcome {
 // each of them starts (in the order of their points), and the sum.
 func captureCounts(own, enemy uint64) (movers uint64, sizes [maxSteps]uint64, total uint64) {
 	movers = captureMovers(own, enemy)
+	w := walk{mode: counting}
 	for m, i := movers, 0; m != 0; m, i = m&(m-1), i+1 {
-		p := bits.TrailingZeros64(m)
-		sizes[i] = chainCount(own&^bit(p), enemy, p, noDir, bit(p))
+		sizes[i] = w.from(own, enemy, bits.TrailingZeros64(m))
 		total += sizes[i]
 	}
 	return movers, sizes, total
@@ -79,42 +79,11 @@ func turnAt(own, enemy, movers uint64, sizes *[maxSteps]uint64, r uint64) (newOw
 			r -= sizes[i]
 			continue
 		}
-		p := bits.TrailingZeros64(m)
-		rest := own &^ bit(p)
-		q, left := chainAt(rest, enemy, p, noDir, bit(p), r)
-		return rest | bit(q), left
+		w := walk{mode: picking, r: r}
+		if w.from(own, enemy, bits.TrailingZeros64(m)); !w.found {
+			break
+		}
+		return w.own, w.enemy
 	}
 	panic("fanorona: capture count and walk disagree")
-}
-
-// chainAt walks the turns that go on from p in chainCount's order and
-// returns the end point and the enemy left by the r-th of them.
-func chainAt(rest, enemy uint64, p, last int, visited uint64, r uint64) (int, uint64) {
-	open := allPoints &^ (rest | enemy | visited)
-	for c := adjacent[p] & open &^ next[p][last]; c != 0; c &= c - 1 {
-		q := bits.TrailingZeros64(c)
-		d := int(towards[p][q])
-		for k := range 2 {
-			// Approach first, as in chainCount: the line beyond the landing
-			// point; then withdrawal: the line behind the start.
-			at, dir := q, d
-			if k == 1 {
-				at, dir = p, d^4
-			}
-			if enemy&next[at][dir] == 0 {
-				continue
-			}
-			left := enemy &^ line(at, dir, enemy)
-			if r == 0 {
-				return q, left
-			}
-			r--
-			sub := chainCount(rest, left, q, d, visited|bit(q))
-			if r < sub {
-				return chainAt(rest, left, q, d, visited|bit(q), r)
-			}
-			r -= sub
-		}
-	}
-	panic("fanorona: chain count and walk disagree")
 }

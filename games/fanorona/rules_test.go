@@ -13,16 +13,7 @@ import (
 // rank 5 first, each W, B or '.'; spaces are ignored.
 func position(t *testing.T, toMove game.Player, rows ...string) *State {
 	t.Helper()
-	board := boardString(t, rows...)
-	s := &State{toMove: toMove, winner: game.Nobody}
-	for p, c := range board {
-		switch c {
-		case 'W':
-			s.pieces[game.White] |= bit(p)
-		case 'B':
-			s.pieces[game.Black] |= bit(p)
-		}
-	}
+	s := fromBoard(boardString(t, rows...), toMove)
 	if w, b := s.Pieces(); w > 22 || b > 22 {
 		t.Fatalf("a side has more than 22 pieces: %d, %d", w, b)
 	}

@@ -50,14 +50,21 @@ var _ game.State = (*State)(nil)
 
 // New returns the start position, White to move.
 func New() *State {
-	s := &State{toMove: game.White, winner: game.Nobody}
 	const start = "" +
 		"WWWWWWWWW" + // rank 1
 		"WWWWWWWWW" +
 		"BWBW.BWBW" +
 		"BBBBBBBBB" +
 		"BBBBBBBBB" // rank 5
-	for p, c := range start {
+	return fromBoard(start, game.White)
+}
+
+// fromBoard returns the position drawn in board, one byte a point from a1
+// to i5 (W, B or anything else for empty, as View gives it), with toMove
+// to move. It does not decide whether the game is over.
+func fromBoard(board string, toMove game.Player) *State {
+	s := &State{toMove: toMove, winner: game.Nobody}
+	for p, c := range board {
 		switch c {
 		case 'W':
 			s.pieces[game.White] |= bit(p)
@@ -153,8 +160,9 @@ func (s *State) settle() {
 	}
 }
 
-// check follows turn m of side, whose pieces are own, against enemy. It returns own's pieces after
-// the turn and the enemy pieces captured, or why m is not legal.
+// check follows turn m of side, whose pieces are own, against enemy, by
+// the rules in chain.go. It returns own's pieces after the turn and the enemy
+// pieces captured, or why m is not legal.
 func check(m game.Move, side game.Player, own, enemy uint64) (newOwn, captured uint64, reason string) {
 	if !wellFormed(m) {
 		return 0, 0, "not a well-formed fanorona turn"
@@ -163,21 +171,12 @@ func check(m game.Move, side game.Player, own, enemy uint64) (newOwn, captured u
 	if own&bit(p) == 0 {
 		return 0, 0, "there is no " + side.String() + " piece on " + pointName(p)
 	}
-	rest := own &^ bit(p)
-	visited := bit(p)
-	last := noDir
+	rest, visited, last := own&^bit(p), bit(p), noDir
 	for i := range moveLen(m) {
 		d, withdraw := moveStep(m, i)
 		q := int(neighbour[p][d])
-		switch {
-		case q == nowhere:
-			return 0, 0, "no line leads " + dirNames[d] + " from " + pointName(p)
-		case d == last:
-			return 0, 0, "a chain may not move twice in the same direction"
-		case visited&bit(q) != 0:
-			return 0, 0, pointName(q) + " was already visited this turn"
-		case (rest|enemy)&bit(q) != 0:
-			return 0, 0, pointName(q) + " is not empty"
+		if targets(rest, enemy, visited, p, last)&bit(q) == 0 {
+			return 0, 0, whyNot(visited, p, last, q, d)
 		}
 		if isPaika(m) {
 			if captureMovers(own, enemy) != 0 {
@@ -185,12 +184,8 @@ func check(m game.Move, side game.Player, own, enemy uint64) (newOwn, captured u
 			}
 			return rest | bit(q), 0, ""
 		}
-		var took uint64
-		if withdraw {
-			took = line(p, d^4, enemy)
-		} else {
-			took = line(q, d, enemy)
-		}
+		at, dir := captureLine(p, q, d, withdraw)
+		took := line(at, dir, enemy)
 		if took == 0 {
 			how := "approach"
 			if withdraw {

@@ -3,6 +3,7 @@ package fanorona
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"bretter/game"
@@ -65,7 +66,8 @@ func TestView(t *testing.T) {
 		t.Fatal(err)
 	}
 	const wantStart = `{"board":"WWWWWWWWWWWWWWWWWWBWBW.BWBWBBBBBBBBBBBBBBBBBB","to_move":"white","ply":0,` +
-		`"counter":0,"draw_at":50,"white":22,"black":22,"last_turn":"","captured":[]}`
+		`"counter":0,"draw_at":50,"white":22,"black":22,"last_turn":"","captured":[],` +
+		`"takes":{"d2-e3A":["f4","g5"],"d3-e3A":["f3"],"d3-e3W":["c3"],"e2-e3A":["e4","e5"],"f2-e3A":["d4","c5"]}}`
 	if string(empty) != wantStart {
 		t.Errorf("start view\n got %s\nwant %s", empty, wantStart)
 	}
@@ -74,7 +76,10 @@ func TestView(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := json.Marshal(s.View())
+	v := s.View().(View)
+	checkTakes(t, s, v.Takes)
+	v.Takes = nil // checked above: too long to spell out
+	got, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +88,30 @@ func TestView(t *testing.T) {
 		`"counter":0,"draw_at":50,"white":20,"black":21,"last_turn":"d4-d3A","captured":["d1","d2"]}`
 	if string(got) != want {
 		t.Errorf("view\n got %s\nwant %s", got, want)
+	}
+}
+
+// checkTakes checks a view's takes against Play: every legal turn that
+// captures is there, with the points it captures.
+func checkTakes(t *testing.T, s *State, takes map[string][]string) {
+	t.Helper()
+	n := 0
+	for _, m := range s.Legal(nil) {
+		c := *s
+		if err := c.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		want := c.View().(View).Captured
+		if len(want) == 0 {
+			continue
+		}
+		n++
+		if got := takes[s.FormatMove(m)]; !slices.Equal(got, want) {
+			t.Errorf("takes %s: %v, want %v", s.FormatMove(m), got, want)
+		}
+	}
+	if len(takes) != n {
+		t.Errorf("takes has %d turns, want %d", len(takes), n)
 	}
 }
 

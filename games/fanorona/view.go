@@ -18,7 +18,8 @@ import (
 //	  "white": 22,
 //	  "black": 21,
 //	  "last_turn": "d3-e3W",
-//	  "captured": ["c3"]
+//	  "captured": ["c3"],
+//	  "takes": {"b4-c3A": ["e1", "d2"], "b4-c3A-d3A": ["e1", "d2", "e3"], ...}
 //	}
 //
 // board has one character per point, W, B or '.', in the order a1 b1 … i1,
@@ -26,17 +27,22 @@ import (
 // index 9r + f. Strong points, the ones with diagonal lines, are those
 // where f + r is even. counter is the number of turns in a row without a
 // capture; the game is drawn when it reaches draw_at. last_turn is "" and
-// captured is [] before the first turn.
+// captured is [] before the first turn. takes maps every legal turn that
+// captures (each prefix of a chain being a turn of its own) to the points
+// whose pieces it captures, so that a page shows what each step of a turn
+// takes, while the turn is built or replayed, without knowing the rules;
+// it is left out when no turn captures.
 type View struct {
-	Board    string   `json:"board"`
-	ToMove   string   `json:"to_move"`
-	Ply      int      `json:"ply"`
-	Counter  int      `json:"counter"`
-	DrawAt   int      `json:"draw_at"`
-	White    int      `json:"white"`
-	Black    int      `json:"black"`
-	LastTurn string   `json:"last_turn"`
-	Captured []string `json:"captured"`
+	Board    string              `json:"board"`
+	ToMove   string              `json:"to_move"`
+	Ply      int                 `json:"ply"`
+	Counter  int                 `json:"counter"`
+	DrawAt   int                 `json:"draw_at"`
+	White    int                 `json:"white"`
+	Black    int                 `json:"black"`
+	LastTurn string              `json:"last_turn"`
+	Captured []string            `json:"captured"`
+	Takes    map[string][]string `json:"takes,omitempty"`
 }
 
 // View returns the picture of the position as a View.
@@ -58,14 +64,36 @@ func (s *State) View() any {
 		Ply:      s.ply,
 		Counter:  s.counter,
 		DrawAt:   drawAfter,
-		Captured: make([]string, 0, bits.OnesCount64(s.captured)),
+		Captured: pointNames(s.captured),
+		Takes:    s.takes(),
 	}
 	v.White, v.Black = s.Pieces()
 	if s.ply > 0 {
 		v.LastTurn = formatMove(s.last)
 	}
-	for c := s.captured; c != 0; c &= c - 1 {
-		v.Captured = append(v.Captured, pointName(bits.TrailingZeros64(c)))
-	}
 	return v
+}
+
+// takes maps every legal turn that captures to the points whose pieces it
+// captures, or is nil when none does.
+func (s *State) takes() map[string][]string {
+	own, enemy := s.pieces[s.toMove], s.pieces[s.toMove.Other()]
+	if s.result != ongoing || captureMovers(own, enemy) == 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, m := range s.Legal(nil) {
+		_, captured, _ := check(m, s.toMove, own, enemy)
+		out[formatMove(m)] = pointNames(captured)
+	}
+	return out
+}
+
+// pointNames names the points of set, a1 first.
+func pointNames(set uint64) []string {
+	out := make([]string, 0, bits.OnesCount64(set))
+	for ; set != 0; set &= set - 1 {
+		out = append(out, pointName(bits.TrailingZeros64(set)))
+	}
+	return out
 }

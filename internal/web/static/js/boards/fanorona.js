@@ -1,13 +1,13 @@
 // Fanorona's board: 9 × 5 points joined by lines, drawn from the server's
 // view {board, to_move, ply, counter, draw_at, white, black, last_turn,
-// captured}. board has one character per point (W, B or .) in the order
-// a1 … i1, a2 … i5.
+// captured, takes}. board has one character per point (W, B or .) in the
+// order a1 … i1, a2 … i5.
 //
 // A turn is built click by click and matched against state.legal, which
 // lists every legal turn and every prefix of a capture chain. The page
 // decides nothing: a step is offered only if some legal turn goes on with
-// it. What a step captures is worked out here only to draw it, by walking
-// the enemy line the step points at.
+// it, and what a step captures is read from the view's takes, which gives
+// the points every legal turn empties.
 import { svg, onSlide } from './svg.js';
 
 const FILES = 'abcdefghi';
@@ -26,25 +26,13 @@ const onBoard = (f, r) => f >= 0 && f < 9 && r >= 0 && r < 5;
 // Diagonal lines run through the strong points only.
 const strong = (i) => (fileOf(i) + rankOf(i)) % 2 === 0;
 
-// taken lists the enemy pieces that a step from p to q removes on board
-// (an array of W, B and .), capturing by approach ('A') or withdrawal
-// ('W'): the unbroken run of enemy pieces beyond q, or behind p.
-function taken(board, colour, p, q, how) {
-  if (how !== 'A' && how !== 'W') return [];
-  const enemy = colour === 'W' ? 'B' : 'W';
-  let df = fileOf(q) - fileOf(p);
-  let dr = rankOf(q) - rankOf(p);
-  let f = fileOf(q) + df;
-  let r = rankOf(q) + dr;
-  if (how === 'W') {
-    df = -df;
-    dr = -dr;
-    f = fileOf(p) + df;
-    r = rankOf(p) + dr;
-  }
-  const out = [];
-  for (; onBoard(f, r) && board[r * 9 + f] === enemy; f += df, r += dr) out.push(r * 9 + f);
-  return out;
+// taken lists the points that the last step of turn, a legal turn in
+// notation, empties: what the view says the turn takes and the turn
+// without its last step did not.
+function taken(view, turn) {
+  const all = (text) => ((view.takes || {})[text] || []).map(indexOf);
+  const before = new Set(all(turn.slice(0, turn.lastIndexOf('-'))));
+  return all(turn).filter((c) => !before.has(c));
 }
 
 // parseTurn splits a turn in notation into its start and steps.
@@ -53,20 +41,23 @@ function parseTurn(text) {
   return { from: indexOf(from), steps: rest.map((s) => ({ to: indexOf(s.slice(0, 2)), how: s.slice(2) })) };
 }
 
-// replay plays a turn on a board for the eyes: one frame per step, each
-// with the board after it and the pieces it took. null if the text does
-// not fit the board, so that nothing wrong is ever shown.
+// replay plays a turn on the view before it for the eyes: one frame per
+// step, each with the board after it and the pieces it took. null if the
+// text does not fit the view, so that nothing wrong is ever shown.
 function replay(before, text) {
   if (!/^[a-i][1-5](-[a-i][1-5][AW]?)+$/.test(text)) return null;
   const { from, steps } = parseTurn(text);
-  const board = before.split('');
+  const board = before.board.split('');
   const colour = board[from];
   if (colour !== 'W' && colour !== 'B') return null;
   const frames = [{ board: board.join(''), at: from, path: [from], took: [] }];
   let p = from;
+  let prefix = nameOf(from);
   for (const { to, how } of steps) {
     if (board[to] !== '.') return null;
-    const took = taken(board, colour, p, to, how);
+    prefix += '-' + nameOf(to) + how;
+    const took = taken(before, prefix);
+    if (how && took.length === 0) return null;
     board[p] = '.';
     board[to] = colour;
     for (const c of took) board[c] = '.';
@@ -270,7 +261,7 @@ export function create(el, ctx) {
     // than clicked, is shown as played.
     const preview = ctx.send ? state.preview : null;
     if (preview && !(turn && prefixOf(turn) === preview)) {
-      const frames = replay(v.board, preview);
+      const frames = replay(v, preview);
       if (frames) {
         const { from, steps } = parseTurn(preview);
         turn = { from, steps, board: frames.at(-1).board.split(''), colour: v.board[from] };
@@ -312,19 +303,23 @@ export function create(el, ctx) {
   // step can capture both ways.
   function land(i, ways) {
     if (ways.size === 1) return step(i, [...ways][0]);
-    const p = turn.steps.length ? turn.steps.at(-1).to : turn.from;
     choice = {
       to: i,
-      ways: [...ways].sort().map((how) => ({ how, took: taken(turn.board, turn.colour, p, i, how) })),
+      ways: [...ways].sort().map((how) => ({ how, took: taken(view, stepText(i, how)) })),
     };
     draw();
+  }
+
+  // stepText writes the turn being built with one more step, to i.
+  function stepText(i, how) {
+    return prefixOf(turn) + '-' + nameOf(i) + how;
   }
 
   // step adds one step to the turn; the turn goes to the server as soon as
   // no legal turn continues it.
   function step(to, how) {
     const p = turn.steps.length ? turn.steps.at(-1).to : turn.from;
-    const took = taken(turn.board, turn.colour, p, to, how);
+    const took = taken(view, stepText(to, how));
     const enemy = turn.colour === 'W' ? 'B' : 'W';
     turn.board[p] = '.';
     turn.board[to] = turn.colour;
@@ -436,8 +431,7 @@ export function create(el, ctx) {
     if (ways.size > 1) return t('fanorona.state_target_both');
     const [how] = ways;
     if (!how) return t('fanorona.state_target');
-    const p = turn.steps.length ? turn.steps.at(-1).to : turn.from;
-    return t('fanorona.state_target_takes', { n: taken(turn.board, turn.colour, p, i, how).length });
+    return t('fanorona.state_target_takes', { n: taken(view, stepText(i, how)).length });
   }
 
   // drawTrail draws paths: the turn being built or replayed, else the last
@@ -525,8 +519,7 @@ export function create(el, ctx) {
   function threaten(i) {
     const show = new Set();
     if (i >= 0 && targets.has(i) && turn) {
-      const p = turn.steps.length ? turn.steps.at(-1).to : turn.from;
-      for (const how of targets.get(i)) for (const c of taken(turn.board, turn.colour, p, i, how)) show.add(c);
+      for (const how of targets.get(i)) for (const c of taken(view, stepText(i, how))) show.add(c);
     }
     points.forEach((pt, k) => pt.g.classList.toggle('threat', show.has(k)));
   }
@@ -536,7 +529,7 @@ export function create(el, ctx) {
   function animate(before, after) {
     stopAnimation();
     if (reduceMotion.matches || document.hidden || !after.last_turn) return;
-    const frames = replay(before.board, after.last_turn);
+    const frames = replay(before, after.last_turn);
     if (!frames || frames.at(-1).board !== after.board) return;
     const pace = Math.max(SLIDE_MS, Math.min(STEP_MS, REPLAY_MS / (frames.length - 1)));
     anim = { frames, k: 0, timer: 0, pace };
