@@ -17,7 +17,7 @@ const (
 // the one below. Levels are bounded by iterations, not time, so that they
 // play alike on a fast and a slow machine and a game can be replayed.
 var budgets = map[string][7]int{
-	"havannah": {120, 400, 1200, 3500, 10000, 25000, 60000},
+	"havannah": {250, 600, 1500, 4000, 10000, 25000, 60000},
 	"dvonn":    {100, 300, 1000, 3000, 10000, 30000, 100000},
 	"fanorona": {100, 300, 1000, 3000, 10000, 30000, 100000},
 }
@@ -54,7 +54,7 @@ func Level(gameName string, level int) (Config, error) {
 		c.Iterations, c.Time = b[level-1], MaxThink
 	}
 	if level == 1 {
-		c.Temperature = 1
+		c.Temperature, c.Choices = 1, 4
 	}
 	return c, nil
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"time"
 
 	"bretter/game"
@@ -38,9 +39,11 @@ type Config struct {
 	AlphaBeta bool
 
 	// Temperature above 0 picks the move at random, each with a chance in
-	// proportion to visits^(1/Temperature), for the mistakes of the weak
-	// levels. A forced win is always taken and a forced loss avoided.
+	// proportion to visits^(1/Temperature), among the Choices most visited
+	// (all when 0), for the mistakes of the weak levels. A forced win is
+	// always taken and a forced loss avoided.
 	Temperature float32
+	Choices     int
 }
 
 // DefaultNodes is the tree's size when Config.Nodes is 0.
@@ -218,23 +221,26 @@ func better(a, b *node) bool {
 	return a.wins > b.wins
 }
 
-// sample picks a move that is not a proven loss, at random by visits.
+// sample picks one of the most visited moves that are not proven losses,
+// at random by visits.
 func (s *Searcher) sample(kids []node, rng *rand.Rand) int {
+	var order []int
+	for i := range kids {
+		if kids[i].proof != -1 && kids[i].visits > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return kids[order[a]].visits > kids[order[b]].visits })
+	if n := s.cfg.Choices; n > 0 && len(order) > n {
+		order = order[:n]
+	}
 	inv := float64(1 / s.cfg.Temperature)
 	var total float64
-	for i := range kids {
-		if kids[i].proof != -1 {
-			total += math.Pow(float64(kids[i].visits), inv)
-		}
-	}
-	if total == 0 {
-		return -1
+	for _, i := range order {
+		total += math.Pow(float64(kids[i].visits), inv)
 	}
 	x := rng.Float64() * total
-	for i := range kids {
-		if kids[i].proof == -1 {
-			continue
-		}
+	for _, i := range order {
 		if x -= math.Pow(float64(kids[i].visits), inv); x < 0 {
 			return i
 		}
