@@ -1,0 +1,71 @@
+package clock
+
+import (
+	"testing"
+	"time"
+)
+
+var t0 = time.UnixMilli(1_790_000_000_000)
+
+// at is t0 plus seconds.
+func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+
+func moves(list ...any) []Move {
+	var out []Move
+	for i := 0; i < len(list); i += 2 {
+		out = append(out, Move{Seat: list[i].(string), At: at(list[i+1].(float64))})
+	}
+	return out
+}
+
+func TestAt(t *testing.T) {
+	live := Control{Initial: 5 * time.Minute, Increment: 3 * time.Second}
+	days := Control{Days: 2}
+	day := 24 * time.Hour
+	for _, tt := range []struct {
+		name    string
+		c       Control
+		moves   []Move
+		toMove  string
+		playing bool
+		now     float64
+		want    State
+	}{
+		{"no clock", Control{}, moves("white", 1.0, "black", 2.0), "white", true, 9, State{}},
+		{"nobody has moved", live, nil, "white", true, 100, State{White: 5 * time.Minute, Black: 5 * time.Minute}},
+		{"only White has moved", live, moves("white", 5.0), "black", true, 100, State{White: 5 * time.Minute, Black: 5 * time.Minute}},
+		{"both first moves are free; White's runs from Black's", live, moves("white", 5.0, "black", 50.0), "white", true, 60,
+			State{White: 5*time.Minute - 10*time.Second, Black: 5 * time.Minute, Running: "white", Deadline: at(350)}},
+		{"each move costs its time and earns the increment", live, moves("white", 0.0, "black", 10.0, "white", 14.0, "black", 20.0), "white", true, 25,
+			State{White: 5*time.Minute - 4*time.Second + 3*time.Second - 5*time.Second, Black: 5*time.Minute - 6*time.Second + 3*time.Second,
+				Running: "white", Deadline: at(20 + 299)}},
+		{"a forced pass at the same moment costs nothing", live, moves("white", 0.0, "black", 10.0, "white", 30.0, "black", 30.0, "white", 31.0), "black", true, 31,
+			State{White: 5*time.Minute - 20*time.Second + 3*time.Second - time.Second + 3*time.Second, Black: 5*time.Minute + 3*time.Second,
+				Running: "black", Deadline: at(31 + 303)}},
+		{"over: no clock runs", live, moves("white", 0.0, "black", 10.0, "white", 14.0), "black", false, 500,
+			State{White: 5*time.Minute - time.Second, Black: 5 * time.Minute}},
+		{"past the flag the time is negative", live, moves("white", 0.0, "black", 10.0), "white", true, 400,
+			State{White: -90 * time.Second, Black: 5 * time.Minute, Running: "white", Deadline: at(310)}},
+		{"days per move: full time after each move", days, moves("white", 0.0, "black", 3600.0, "white", 90000.0), "black", true, 90000 + 7200,
+			State{White: 2 * day, Black: 2*day - 2*time.Hour, Running: "black", Deadline: at(90000).Add(2 * day)}},
+	} {
+		got := At(tt.c, tt.moves, tt.toMove, tt.playing, at(tt.now))
+		if got != tt.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, c := range []Control{{}, {Initial: time.Minute}, {Initial: 15 * time.Second, Increment: 180 * time.Second}, {Initial: 180 * time.Minute}, {Days: 14}} {
+		if err := c.Check(); err != nil {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+	for _, c := range []Control{{Initial: 14 * time.Second}, {Initial: 181 * time.Minute}, {Initial: time.Minute, Increment: 181 * time.Second},
+		{Initial: time.Minute, Increment: -time.Second}, {Days: 4}, {Days: 3, Initial: time.Minute}, {Increment: 3 * time.Second}} {
+		if err := c.Check(); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+}
