@@ -92,8 +92,9 @@ func (s *State) add(seat string, d time.Duration) {
 }
 
 // At works out the clocks at now for a game with these moves, in order,
-// where toMove is to move; playing is false once the game is over (or
-// before it has begun), which stops every clock at the last move.
+// where toMove is to move. playing is false once the game is over: then
+// now is the moment it ended, up to which toMove's time is counted, and no
+// clock runs.
 //
 // The clocks start once both players have made their first move: those
 // first moves cost nothing. After that each move costs its mover the time
@@ -129,12 +130,13 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time) Sta
 		}
 		last = m.At
 	}
-	if !playing {
-		return s
+	deadline := last.Add(s.Left(toMove))
+	if now.After(last) {
+		s.add(toMove, -now.Sub(last))
 	}
-	s.Running = toMove
-	s.Deadline = last.Add(s.Left(toMove))
-	s.add(toMove, -now.Sub(last))
+	if playing {
+		s.Running, s.Deadline = toMove, deadline
+	}
 	return s
 }
 

@@ -7,9 +7,11 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"bretter/ai"
 	"bretter/game"
+	"bretter/internal/clock"
 )
 
 // createRequest is the body of POST /api/games.
@@ -23,6 +25,35 @@ type createRequest struct {
 	Level    *int   `json:"level"`
 	// Moves to play on from, in the game's notation.
 	Moves []string `json:"moves"`
+	// Clock is {"initial_s", "increment_s"} or {"days"}; none by default.
+	Clock *clockRequest `json:"clock"`
+}
+
+type clockRequest struct {
+	InitialS   *int `json:"initial_s"`
+	IncrementS *int `json:"increment_s"`
+	Days       *int `json:"days"`
+}
+
+// control is the time control asked for; Check says what is wrong with it.
+func (c *clockRequest) control() (clock.Control, error) {
+	if c == nil {
+		return clock.Control{}, nil
+	}
+	if c.InitialS == nil && c.Days == nil {
+		return clock.Control{}, refuse(http.StatusBadRequest, "bad_request", "a clock needs initial_s (and increment_s) or days")
+	}
+	var ctl clock.Control
+	if c.InitialS != nil {
+		ctl.Initial = time.Duration(*c.InitialS) * time.Second
+	}
+	if c.IncrementS != nil {
+		ctl.Increment = time.Duration(*c.IncrementS) * time.Second
+	}
+	if c.Days != nil {
+		ctl.Days = *c.Days
+	}
+	return ctl, nil
 }
 
 type createResponse struct {
@@ -54,7 +85,13 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	c, err := s.hub.create(r.Context(), newGame{Game: req.Game, Options: opts, Start: req.Start, Opponent: req.Opponent, Level: level, Moves: req.Moves})
+	ctl, err := req.Clock.control()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	c, err := s.hub.create(r.Context(), newGame{Game: req.Game, Options: opts, Start: req.Start, Opponent: req.Opponent,
+		Level: level, Moves: req.Moves, Clock: ctl})
 	if err != nil {
 		writeError(w, err)
 		return

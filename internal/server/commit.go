@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"time"
 
 	"bretter/game"
 	"bretter/internal/store"
@@ -18,7 +19,11 @@ type step struct {
 // one by one and tells every page of each. Only what the store has
 // accepted is ever applied. It returns the game's new version.
 func (h *hub) commit(ctx context.Context, g *liveGame, steps ...step) (version int, err error) {
-	now := h.now()
+	return h.commitAt(ctx, g, h.now(), steps...)
+}
+
+// commitAt is commit with the events' time given.
+func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ...step) (version int, err error) {
 	events := make([]store.Event, len(steps))
 	for i := range steps {
 		steps[i].event.Seq = len(g.events) + 1 + i
@@ -50,13 +55,15 @@ func (h *hub) commit(ctx context.Context, g *liveGame, steps ...step) (version i
 		h.broadcastEvent(g, e)
 	}
 	h.thinkIfComputerTurn(g)
+	h.armClock(g)
 	return len(g.events), nil
 }
 
 // ending is how the game ends with last, or nil when it goes on.
 func ending(last step) *store.Ending {
-	if last.event.Kind == "resign" {
-		return &store.Ending{Winner: otherSeat(last.event.Seat), Reason: "resign"}
+	switch last.event.Kind {
+	case "resign", "timeout":
+		return &store.Ending{Winner: otherSeat(last.event.Seat), Reason: last.event.Kind}
 	}
 	if out := last.after.Outcome(); out.Over {
 		return &store.Ending{Winner: out.Winner.String(), Reason: out.Reason}

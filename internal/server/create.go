@@ -8,6 +8,7 @@ import (
 
 	"bretter/ai"
 	"bretter/game"
+	"bretter/internal/clock"
 	"bretter/internal/store"
 )
 
@@ -28,6 +29,7 @@ type newGame struct {
 	Level    int
 	// Moves already played, for a game played on from a record.
 	Moves []string
+	Clock clock.Control
 }
 
 // create starts a game. A game against the computer has no invitation
@@ -54,6 +56,9 @@ func (h *hub) create(ctx context.Context, req newGame) (created, error) {
 	if err != nil {
 		return created{}, err
 	}
+	if err := req.Clock.Check(); err != nil {
+		return created{}, refuse(http.StatusBadRequest, "bad_request", "%v", err)
+	}
 	now := h.now()
 	events, after, err := playedEvents(start, req.Moves, now)
 	if err != nil {
@@ -61,7 +66,7 @@ func (h *hub) create(ctx context.Context, req newGame) (created, error) {
 	}
 	c := created{ID: newID(), Seat: seat, Secret: newSecret()}
 	rec := store.Game{ID: c.ID, Game: name, Options: resolved, InviteHash: hashSecret(inviteToken(c.Secret)),
-		Creator: seat, Created: now, Updated: now, Status: "waiting"}
+		Creator: seat, Created: now, Updated: now, Status: "waiting", Clock: req.Clock}
 	if seat == "white" {
 		rec.WhiteHash = hashSecret(c.Secret)
 	} else {

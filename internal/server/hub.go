@@ -19,6 +19,8 @@ type Store interface {
 	Follow(ctx context.Context, id string, next store.Game) error
 	// ComputerGames lists the games in play against the computer.
 	ComputerGames(ctx context.Context) ([]string, error)
+	// TimedGames lists the games in play with a clock.
+	TimedGames(ctx context.Context) ([]string, error)
 }
 
 // hub is the registry of the games in play: it keeps them in memory, one
@@ -34,15 +36,23 @@ type hub struct {
 	games map[string]game.Game
 	log   *slog.Logger
 	now   func() time.Time
+	// afterFunc runs f after d, as time.AfterFunc; tests replace both.
+	afterFunc func(d time.Duration, f func()) *time.Timer
 
 	mu   sync.Mutex
 	live map[string]*liveGame
 
 	thinkers *thinkers // the computer's searches
+
+	// ctx ends when the server shuts down, for work started by timers.
+	ctx  context.Context
+	stop context.CancelFunc
 }
 
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
-	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}}
+	ctx, stop := context.WithCancel(context.Background())
+	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
+		afterFunc: time.AfterFunc}
 }
 
 // within runs f on the game id, loaded and locked, and returns what f
@@ -76,7 +86,7 @@ func (h *hub) entry(id string) *liveGame {
 	defer h.mu.Unlock()
 	g := h.live[id]
 	if g == nil {
-		g = &liveGame{}
+		g = &liveGame{now: func() time.Time { return h.now() }}
 		h.live[id] = g
 	}
 	return g

@@ -15,8 +15,10 @@ type liveGame struct {
 	evicted bool // dropped from the hub: whoever holds it must look again
 	used    time.Time
 
-	subs     map[*subscriber]struct{}
-	presence [2]presence
+	subs      map[*subscriber]struct{}
+	presence  [2]presence
+	now       func() time.Time // the hub's clock
+	flagTimer *time.Timer      // ends the game when the running clock runs out
 
 	replayed
 }

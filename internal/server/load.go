@@ -63,5 +63,6 @@ func (h *hub) load(ctx context.Context, id string, g *liveGame) error {
 	}
 	g.view = g.state.View()
 	g.loaded = true
+	h.armClock(g)
 	return nil
 }

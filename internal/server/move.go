@@ -13,6 +13,9 @@ import (
 // played before it), and returns the game's new version.
 func (h *hub) move(ctx context.Context, id, secret string, ply int, text string) (version int, err error) {
 	return within(ctx, h, id, func(g *liveGame) (int, error) {
+		if err := h.notFlagged(ctx, g); err != nil {
+			return 0, err
+		}
 		steps, err := g.moveSteps(secret, ply, text)
 		if err != nil {
 			return 0, err
@@ -34,6 +37,9 @@ func (g *liveGame) moveSteps(secret string, ply int, text string) ([]step, error
 // playAs plays a move for seat, which the caller has checked (the
 // computer's), and returns the game's new version.
 func (h *hub) playAs(ctx context.Context, g *liveGame, seat string, ply int, text string) (int, error) {
+	if err := h.notFlagged(ctx, g); err != nil {
+		return 0, err
+	}
 	steps, err := g.seatSteps(seat, ply, text)
 	if err != nil {
 		return 0, err

@@ -3,10 +3,6 @@ package server
 import (
 	"net/http"
 	"net/url"
-	"strconv"
-	"strings"
-
-	"bretter/game"
 )
 
 // language picks the page's language. A ?lang= choice is remembered in a
@@ -69,61 +65,6 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, http.StatusOK, "board", lang, s.site.T(lang, "game."+g.Name+".name"), g)
-}
-
-// createForm is the board page's form: it starts the game and seats the
-// creator, without any script.
-func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
-	lang := s.site.Lang(r)
-	if !s.creates.allow(clientKey(r), s.hub.now()) {
-		s.errorPage(w, r, lang, refuse(http.StatusTooManyRequests, "rate", "%s", s.site.T(lang, "error.rate")))
-		return
-	}
-	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the form could not be read"))
-		return
-	}
-	name := r.PostForm.Get("game")
-	g, found := s.games[name]
-	if !found {
-		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "unknown game"))
-		return
-	}
-	opts := game.Options{}
-	for _, o := range g.Options {
-		v := r.PostForm.Get(o.Name)
-		switch {
-		case o.Bool:
-			opts[o.Name] = 0
-			if v != "" {
-				opts[o.Name] = 1
-			}
-		case v != "":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "option %s must be a number", o.Name))
-				return
-			}
-			opts[o.Name] = n
-		}
-	}
-	req := newGame{Game: name, Options: opts, Start: r.PostForm.Get("start"), Opponent: r.PostForm.Get("opponent"),
-		Moves: strings.Fields(r.PostForm.Get("moves"))}
-	if req.Opponent == "computer" {
-		n, err := strconv.Atoi(r.PostForm.Get("level"))
-		if err != nil {
-			s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the level must be a number"))
-			return
-		}
-		req.Level = n
-	}
-	c, err := s.hub.create(r.Context(), req)
-	if err != nil {
-		s.errorPage(w, r, lang, err)
-		return
-	}
-	setSeatCookie(w, r, c.ID, c.Secret)
-	http.Redirect(w, r, watchPath(c.ID), http.StatusSeeOther)
 }
 
 // gamePageData is what the game page and its script start from.

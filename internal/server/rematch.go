@@ -40,7 +40,7 @@ func (h *hub) follow(ctx context.Context, g *liveGame, secret string) (rematched
 	now := h.now()
 	rec := store.Game{ID: newID(), Game: g.rec.Game, Options: g.rec.Options,
 		WhiteHash: g.rec.BlackHash, BlackHash: g.rec.WhiteHash, InviteHash: hashSecret(newSecret()),
-		Creator: seat, Created: now, Updated: now, Status: "playing", Level: g.rec.Level}
+		Creator: seat, Created: now, Updated: now, Status: "playing", Level: g.rec.Level, Clock: g.rec.Clock}
 	if g.rec.Computer != "" {
 		rec.Computer = otherSeat(g.rec.Computer)
 	}

@@ -14,6 +14,9 @@ func (h *hub) resign(ctx context.Context, id, secret string) (version int, err e
 		if err != nil {
 			return 0, err
 		}
+		if err := h.notFlagged(ctx, g); err != nil {
+			return 0, err
+		}
 		return h.commit(ctx, g, step{store.Event{Kind: "resign", Seat: seat}, g.state})
 	})
 }

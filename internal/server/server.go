@@ -166,11 +166,17 @@ func (s *Server) Run(ctx context.Context) {
 	} else {
 		s.hub.resumeComputerGames(ids)
 	}
+	if ids, err := s.hub.store.TimedGames(ctx); err != nil {
+		s.log.Error("listing the games with a clock", "err", err)
+	} else {
+		s.hub.resumeClocks(ctx, ids)
+	}
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			s.hub.stop()
 			s.hub.thinkers.close()
 			s.hub.closeAll()
 			return

@@ -25,6 +25,7 @@ type Snapshot struct {
 	Legal    []string            `json:"legal,omitempty"`
 	Players  map[string]Presence `json:"players"`
 	Next     string              `json:"next,omitempty"`
+	Clock    *ClockView          `json:"clock,omitempty"`
 	Created  time.Time           `json:"created"`
 	Updated  time.Time           `json:"updated"`
 }
@@ -50,7 +51,7 @@ func (g *liveGame) snapshot(seat string) Snapshot {
 		ID: g.rec.ID, Game: g.rec.Game, Options: g.rec.Options, Status: g.rec.Status,
 		Moves: g.moves, Captured: g.captured, Events: g.events, ToMove: g.state.ToMove().String(),
 		Version: len(g.events), View: g.view, Seat: seat, Players: g.players(), Next: g.rec.Next,
-		Created: g.rec.Created, Updated: g.rec.Updated,
+		Created: g.rec.Created, Updated: g.rec.Updated, Clock: g.clockView(g.now()),
 	}
 	if s.Moves == nil {
 		s.Moves = []string{}

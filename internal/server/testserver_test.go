@@ -33,6 +33,13 @@ func newTestServer(t testing.TB) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { st.Close() })
+	return serverOn(t, st)
+}
+
+// serverOn starts a server on st.
+func serverOn(t testing.TB, st *store.SQLite) *testServer {
+	t.Helper()
 	site, err := web.New(testGames)
 	if err != nil {
 		t.Fatal(err)
@@ -40,12 +47,12 @@ func newTestServer(t testing.TB) *testServer {
 	srv := New(Config{Store: st, Games: testGames, Site: site, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		CreatesPerMinute: 60000, MovesPerSecond: 100000, ConnsPerClient: 1000})
 	ts := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		ts.Close()
-		st.Close()
-	})
+	t.Cleanup(ts.Close)
 	return &testServer{Server: ts, srv: srv, store: st}
 }
+
+// restartOn starts a second server on ts's store, as after a restart.
+func restartOn(t testing.TB, ts *testServer) *testServer { return serverOn(t, ts.store) }
 
 // call sends a JSON request and decodes the JSON answer into out (if not
 // nil), returning the status.

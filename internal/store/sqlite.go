@@ -59,6 +59,10 @@ var migrations = []string{
 	`ALTER TABLE games ADD COLUMN computer TEXT NOT NULL DEFAULT '';
 	ALTER TABLE games ADD COLUMN level INTEGER NOT NULL DEFAULT 0;
 	CREATE INDEX games_computer_playing ON games (status) WHERE computer != '';`,
+	`ALTER TABLE games ADD COLUMN clock_initial_ms INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN clock_increment_ms INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;
+	CREATE INDEX games_timed_playing ON games (status) WHERE clock_initial_ms != 0 OR clock_days != 0;`,
 }
 
 // OpenSQLite opens (creating if needed) the database file at path and
@@ -174,10 +178,12 @@ func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games
-		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level, version,
+		clock_initial_ms, clock_increment_ms, clock_days)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
-		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level, g.Version)
+		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level, g.Version,
+		g.Clock.Initial.Milliseconds(), g.Clock.Increment.Milliseconds(), g.Clock.Days)
 	return err
 }
 
@@ -190,11 +196,13 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 	defer tx.Rollback()
 	var g Game
 	var opts string
-	var created, updated int64
+	var created, updated, initial, increment int64
 	err = tx.QueryRowContext(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
-		created_at, updated_at, status, winner, reason, next_id, version, computer, level FROM games WHERE id = ?`, id).
+		created_at, updated_at, status, winner, reason, next_id, version, computer, level,
+		clock_initial_ms, clock_increment_ms, clock_days FROM games WHERE id = ?`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
-			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version, &g.Computer, &g.Level)
+			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version, &g.Computer, &g.Level,
+			&initial, &increment, &g.Clock.Days)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, nil, ErrNotFound
 	}
@@ -202,6 +210,7 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 		return Game{}, nil, err
 	}
 	g.Created, g.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+	g.Clock.Initial, g.Clock.Increment = time.Duration(initial)*time.Millisecond, time.Duration(increment)*time.Millisecond
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
 		return Game{}, nil, fmt.Errorf("game %s: options: %w", id, err)
 	}
@@ -391,9 +400,20 @@ func (s *SQLite) Follow(ctx context.Context, id string, next Game) error {
 // ComputerGames lists the games in play against the computer, for a server
 // that starts to give the computer its moves.
 func (s *SQLite) ComputerGames(ctx context.Context) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id FROM games WHERE status = 'playing' AND computer != '' ORDER BY updated_at`)
+	return s.ids(ctx, "games against the computer", `SELECT id FROM games WHERE status = 'playing' AND computer != '' ORDER BY updated_at`)
+}
+
+// TimedGames lists the games in play with a clock, for a server that
+// starts to watch their clocks.
+func (s *SQLite) TimedGames(ctx context.Context) ([]string, error) {
+	return s.ids(ctx, "games with a clock", `SELECT id FROM games WHERE status = 'playing' AND (clock_initial_ms != 0 OR clock_days != 0) ORDER BY updated_at`)
+}
+
+// ids runs a query of game ids.
+func (s *SQLite) ids(ctx context.Context, what, query string) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, query)
 	if err != nil {
-		return nil, fmt.Errorf("listing games against the computer: %w", err)
+		return nil, fmt.Errorf("listing %s: %w", what, err)
 	}
 	defer rows.Close()
 	var ids []string

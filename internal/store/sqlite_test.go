@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"bretter/internal/clock"
 )
 
 func openTest(t *testing.T) (*SQLite, string) {
@@ -221,5 +223,31 @@ func TestCreateWithEvents(t *testing.T) {
 	}
 	if _, _, err := s.Load(ctx, bad.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the refused game was half stored: %v", err)
+	}
+}
+
+func TestTimedGames(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := t.Context()
+	live := sample("timedlive1")
+	live.Status, live.Clock = "playing", clock.Control{Initial: 300 * time.Second, Increment: 2500 * time.Millisecond}
+	slow := sample("timedslow1")
+	slow.Status, slow.Clock = "playing", clock.Control{Days: 3}
+	untimed := sample("untimed001")
+	untimed.Status = "playing"
+	for _, g := range []Game{live, slow, untimed} {
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []Game{live, slow} {
+		got, _, err := s.Load(ctx, want.ID)
+		if err != nil || got.Clock != want.Clock {
+			t.Errorf("load %s: clock %+v, %v; want %+v", want.ID, got.Clock, err, want.Clock)
+		}
+	}
+	ids, err := s.TimedGames(ctx)
+	if err != nil || !reflect.DeepEqual(ids, []string{live.ID, slow.ID}) {
+		t.Errorf("games with a clock in play: %v, %v", ids, err)
 	}
 }

@@ -7,6 +7,8 @@ package store
 import (
 	"errors"
 	"time"
+
+	"bretter/internal/clock"
 )
 
 // Errors callers branch on.
@@ -35,6 +37,8 @@ type Game struct {
 	// at Level.
 	Computer string
 	Level    int
+	// Clock is the game's time control; the zero value is none.
+	Clock clock.Control
 }
 
 // Event is one entry of a game's history. Seq counts from 1 and is the

@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"bretter/internal/clock"
+	"bretter/internal/store"
+)
+
+// The server owns time. Each event carries the time it was stored, the
+// clocks are worked out from those times (package clock), and a timer per
+// game ends it when the running clock runs out, whether or not anybody
+// has it open. A move that arrives after that moment, before the timer
+// has fired, finds the game lost on time.
+
+// ClockView is a game's clock as the API and the live protocol send it.
+type ClockView struct {
+	WhiteMS  int64   `json:"white_ms"`
+	BlackMS  int64   `json:"black_ms"`
+	Running  *string `json:"running"`
+	ServerMS int64   `json:"server_ms"`
+	// The time control.
+	InitialMS   int64 `json:"initial_ms,omitempty"`
+	IncrementMS int64 `json:"increment_ms,omitempty"`
+	Days        int   `json:"days,omitempty"`
+}
+
+// clockMoves are the moves of g as the clock sees them.
+func (g *liveGame) clockMoves() []clock.Move {
+	moves := make([]clock.Move, 0, len(g.moves))
+	for _, e := range g.events {
+		if e.Kind == "move" {
+			moves = append(moves, clock.Move{Seat: e.Seat, At: e.At})
+		}
+	}
+	return moves
+}
+
+// clockState works out g's clocks at now, or at the end of a finished
+// game.
+func (g *liveGame) clockState(now time.Time) clock.State {
+	playing := g.rec.Status == "playing"
+	if !playing && len(g.events) > 0 {
+		now = g.events[len(g.events)-1].At
+	}
+	return clock.At(g.rec.Clock, g.clockMoves(), g.state.ToMove().String(), playing, now)
+}
+
+// clockView is g's clock for a snapshot at now, or nil without a clock.
+func (g *liveGame) clockView(now time.Time) *ClockView {
+	c := g.rec.Clock
+	if c.None() {
+		return nil
+	}
+	st := g.clockState(now)
+	v := &ClockView{WhiteMS: max(0, st.White.Milliseconds()), BlackMS: max(0, st.Black.Milliseconds()), ServerMS: now.UnixMilli(),
+		InitialMS: c.Initial.Milliseconds(), IncrementMS: c.Increment.Milliseconds(), Days: c.Days}
+	if st.Running != "" {
+		running := st.Running
+		v.Running = &running
+	}
+	return v
+}
+
+// armClock sets g's timer for the moment the running clock runs out, and
+// stops it when no clock runs.
+func (h *hub) armClock(g *liveGame) {
+	if g.flagTimer != nil {
+		g.flagTimer.Stop()
+		g.flagTimer = nil
+	}
+	if g.rec.Clock.None() || g.rec.Status != "playing" {
+		return
+	}
+	st := g.clockState(h.now())
+	if st.Running == "" {
+		return
+	}
+	id := g.rec.ID
+	g.flagTimer = h.afterFunc(st.Deadline.Sub(h.now()), func() {
+		if h.ctx.Err() != nil {
+			return
+		}
+		if err := h.with(h.ctx, id, func(g *liveGame) error {
+			_, err := h.flagIfDue(h.ctx, g)
+			return err
+		}); err != nil && h.ctx.Err() == nil {
+			h.log.Error("ending a game on time", "game", id, "err", err)
+		}
+	})
+}
+
+// flagIfDue ends g on time if the running clock has run out, and reports
+// whether it did. The event carries the moment the time ran out, so the
+// clocks read zero whenever it is stored.
+func (h *hub) flagIfDue(ctx context.Context, g *liveGame) (bool, error) {
+	if g.rec.Clock.None() || g.rec.Status != "playing" {
+		return false, nil
+	}
+	st := g.clockState(h.now())
+	if st.Running == "" || h.now().Before(st.Deadline) {
+		return false, nil
+	}
+	_, err := h.commitAt(ctx, g, st.Deadline, step{store.Event{Kind: "timeout", Seat: st.Running}, g.state})
+	return true, err
+}
+
+// notFlagged is for commands on a game in play: it ends the game on time
+// first if its time ran out, and then refuses the command.
+func (h *hub) notFlagged(ctx context.Context, g *liveGame) error {
+	flagged, err := h.flagIfDue(ctx, g)
+	if err != nil {
+		return err
+	}
+	if flagged {
+		return errOver
+	}
+	return nil
+}
+
+// resumeClocks watches the clocks of the games in play, for a server that
+// has just started; those whose time ran out meanwhile end now.
+func (h *hub) resumeClocks(ctx context.Context, ids []string) {
+	for _, id := range ids {
+		err := h.with(ctx, id, func(g *liveGame) error {
+			_, err := h.flagIfDue(ctx, g)
+			return err
+		})
+		if err != nil && ctx.Err() == nil {
+			h.log.Error("resuming a game's clock", "game", id, "err", err)
+		}
+	}
+}

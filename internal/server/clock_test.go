@@ -1,0 +1,177 @@
+package server
+
+import (
+	"net/http"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeTime is a clock the test moves, and the timers set on it.
+type fakeTime struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+}
+
+type fakeTimer struct {
+	at time.Time
+	f  func()
+}
+
+func useFakeTime(ts *testServer) *fakeTime {
+	ft := &fakeTime{now: time.UnixMilli(1_790_000_000_000)}
+	useFakeTimeAt(ts, ft)
+	return ft
+}
+
+// useFakeTimeAt gives ts's server the clock ft.
+func useFakeTimeAt(ts *testServer, ft *fakeTime) {
+	h := ts.srv.hub
+	h.now = func() time.Time { ft.mu.Lock(); defer ft.mu.Unlock(); return ft.now }
+	h.afterFunc = func(d time.Duration, f func()) *time.Timer {
+		ft.mu.Lock()
+		ft.timers = append(ft.timers, fakeTimer{ft.now.Add(d), f})
+		ft.mu.Unlock()
+		return time.NewTimer(time.Hour) // only to be stopped
+	}
+}
+
+// advance moves the clock on by d and runs the timers that are due, as
+// their goroutines would.
+func (ft *fakeTime) advance(d time.Duration) {
+	ft.mu.Lock()
+	ft.now = ft.now.Add(d)
+	var due []func()
+	rest := ft.timers[:0]
+	for _, t := range ft.timers {
+		if !t.at.After(ft.now) {
+			due = append(due, t.f)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	ft.timers = rest
+	ft.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
+func TestClockRunsFromTheSecondMove(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":60,"increment_s":2}}`)
+	s := ts.state(t, g.id, g.white)
+	if c := s.Clock; c == nil || c.WhiteMS != 60000 || c.BlackMS != 60000 || c.Running != nil || c.InitialMS != 60000 || c.IncrementMS != 2000 {
+		t.Fatalf("new game's clock: %+v", s.Clock)
+	}
+	ft.advance(30 * time.Second)
+	ts.moveAt(t, g, 0, "c3")
+	ft.advance(20 * time.Second)
+	ts.moveAt(t, g, 1, "d4") // the second move starts the clocks
+	ft.advance(7 * time.Second)
+	c := ts.state(t, g.id, "").Clock
+	if c.WhiteMS != 53000 || c.BlackMS != 60000 || c.Running == nil || *c.Running != "white" || c.ServerMS != ft.now.UnixMilli() {
+		t.Fatalf("after 7 s of White's third move: %+v", c)
+	}
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 2, "move": "e5"}, nil); code != http.StatusOK {
+		t.Fatal(code)
+	}
+	if c := ts.state(t, g.id, "").Clock; c.WhiteMS != 55000 || *c.Running != "black" {
+		t.Fatalf("after White's move with the increment: %+v", c)
+	}
+}
+
+// The flag falls when the time is up, with no page open and no request:
+// the game's timer ends it, at the very moment the time ran out.
+func TestFlagFallsWithNobodyConnected(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"dvonn","clock":{"initial_s":15,"increment_s":0}}`)
+	ts.play(t, g, "C1 C2")
+	ft.advance(14 * time.Second)
+	if s := ts.state(t, g.id, ""); s.Status != "playing" {
+		t.Fatalf("before the time is up: %s", s.Status)
+	}
+	ft.advance(1500 * time.Millisecond)
+	s := ts.state(t, g.id, "")
+	if s.Status != "over" || s.Result == nil || s.Result.Winner != "black" || s.Result.Reason != "timeout" {
+		t.Fatalf("after White's time ran out: %s %+v", s.Status, s.Result)
+	}
+	last := s.Events[len(s.Events)-1]
+	if last.Kind != "timeout" || last.Seat != "white" || !last.At.Equal(time.UnixMilli(1_790_000_000_000).Add(15*time.Second)) {
+		t.Errorf("the timeout event: %+v", last)
+	}
+	if s.Clock.WhiteMS != 0 || s.Clock.Running != nil {
+		t.Errorf("the clock after the flag: %+v", s.Clock)
+	}
+}
+
+// A move that comes after the time ran out, before the timer has fired,
+// loses on time instead.
+func TestMoveAfterTheFlagLoses(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	ts.srv.hub.afterFunc = func(time.Duration, func()) *time.Timer { return time.NewTimer(time.Hour) } // never fires
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":15,"increment_s":0}}`)
+	ts.play(t, g, "c3 d4")
+	ft.advance(16 * time.Second)
+	var e errorBody
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 2, "move": "e5"}, &e); code != http.StatusConflict {
+		t.Fatalf("a move after the flag: %d %+v", code, e)
+	}
+	if s := ts.state(t, g.id, ""); s.Result == nil || s.Result.Reason != "timeout" || len(s.Moves) != 2 {
+		t.Fatalf("the game: %+v after %v", s.Result, s.Moves)
+	}
+}
+
+// A server started on the same store agrees on the clocks to the
+// millisecond, and ends on time a game whose time ran out while it was
+// down.
+func TestClocksSurviveARestart(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":100,"increment_s":1}}`)
+	ts.play(t, g, "c3 d4")
+	ft.advance(12345 * time.Millisecond)
+	ts.moveAt(t, g, 2, "e5")
+	ft.advance(999 * time.Millisecond)
+	before := ts.state(t, g.id, "").Clock
+
+	again := restartOn(t, ts)
+	useFakeTimeAt(again, ft)
+	after := again.state(t, g.id, "").Clock
+	if !reflect.DeepEqual(before, after) {
+		t.Fatalf("clocks before the restart %+v, after %+v", before, after)
+	}
+	ft.advance(200 * time.Second)
+	again.srv.hub.resumeClocks(t.Context(), []string{g.id})
+	if s := again.state(t, g.id, ""); s.Result == nil || s.Result.Reason != "timeout" || s.Result.Winner != "white" {
+		t.Fatalf("after Black's time ran out while the server was down: %+v", s.Result)
+	}
+}
+
+func TestBadClocksAreRefused(t *testing.T) {
+	ts := newTestServer(t)
+	for _, clock := range []string{`{}`, `{"initial_s":14}`, `{"initial_s":10801}`, `{"initial_s":60,"increment_s":181}`,
+		`{"initial_s":60,"increment_s":-1}`, `{"days":4}`, `{"days":2,"initial_s":60}`, `"5+3"`, `{"initial_s":"60"}`} {
+		var e errorBody
+		if code := ts.call(t, "POST", "/api/games", "", `{"game":"dvonn","clock":`+clock+`}`, &e); code != http.StatusBadRequest || e.Error == "" {
+			t.Errorf("clock %s: %d %+v", clock, code, e)
+		}
+	}
+}
+
+// moveAt plays move as ply for the side to move (White on even plies).
+func (ts *testServer) moveAt(t *testing.T, g testGame, ply int, move string) {
+	t.Helper()
+	secret := g.white
+	if ply%2 == 1 {
+		secret = g.black
+	}
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": ply, "move": move}, nil); code != http.StatusOK {
+		t.Fatalf("move %d %s: %d", ply+1, move, code)
+	}
+}

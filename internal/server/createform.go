@@ -1,0 +1,104 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"bretter/game"
+	"bretter/internal/clock"
+)
+
+// createForm is the board page's form: it starts the game and seats the
+// creator, without any script.
+func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
+	lang := s.site.Lang(r)
+	if !s.creates.allow(clientKey(r), s.hub.now()) {
+		s.errorPage(w, r, lang, refuse(http.StatusTooManyRequests, "rate", "%s", s.site.T(lang, "error.rate")))
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the form could not be read"))
+		return
+	}
+	name := r.PostForm.Get("game")
+	g, found := s.games[name]
+	if !found {
+		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "unknown game"))
+		return
+	}
+	opts := game.Options{}
+	for _, o := range g.Options {
+		v := r.PostForm.Get(o.Name)
+		switch {
+		case o.Bool:
+			opts[o.Name] = 0
+			if v != "" {
+				opts[o.Name] = 1
+			}
+		case v != "":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "option %s must be a number", o.Name))
+				return
+			}
+			opts[o.Name] = n
+		}
+	}
+	req := newGame{Game: name, Options: opts, Start: r.PostForm.Get("start"), Opponent: r.PostForm.Get("opponent"),
+		Moves: strings.Fields(r.PostForm.Get("moves"))}
+	if req.Opponent == "computer" {
+		n, err := strconv.Atoi(r.PostForm.Get("level"))
+		if err != nil {
+			s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the level must be a number"))
+			return
+		}
+		req.Level = n
+	}
+	var err error
+	if req.Clock, err = formClock(r.PostForm); err != nil {
+		s.errorPage(w, r, lang, err)
+		return
+	}
+	c, err := s.hub.create(r.Context(), req)
+	if err != nil {
+		s.errorPage(w, r, lang, err)
+		return
+	}
+	setSeatCookie(w, r, c.ID, c.Secret)
+	http.Redirect(w, r, watchPath(c.ID), http.StatusSeeOther)
+}
+
+// formClock reads the start form's clock: "" for none, a preset
+// "INITIAL+INCREMENT" in seconds, "dN" for N days per move, or "custom"
+// with clock_minutes and clock_increment.
+func formClock(f url.Values) (clock.Control, error) {
+	v := f.Get("clock")
+	bad := refuse(http.StatusBadRequest, "bad_request", "the clock could not be read")
+	switch {
+	case v == "":
+		return clock.Control{}, nil
+	case v == "custom":
+		minutes, err1 := strconv.ParseFloat(f.Get("clock_minutes"), 64)
+		inc, err2 := strconv.Atoi(f.Get("clock_increment"))
+		if err1 != nil || err2 != nil || minutes < 0 || minutes > 1e4 {
+			return clock.Control{}, bad
+		}
+		return clock.Control{Initial: time.Duration(minutes * float64(time.Minute)), Increment: time.Duration(inc) * time.Second}, nil
+	case strings.HasPrefix(v, "d"):
+		days, err := strconv.Atoi(v[1:])
+		if err != nil {
+			return clock.Control{}, bad
+		}
+		return clock.Control{Days: days}, nil
+	}
+	initial, increment, ok := strings.Cut(v, "+")
+	i, err1 := strconv.Atoi(initial)
+	n, err2 := strconv.Atoi(increment)
+	if !ok || err1 != nil || err2 != nil {
+		return clock.Control{}, bad
+	}
+	return clock.Control{Initial: time.Duration(i) * time.Second, Increment: time.Duration(n) * time.Second}, nil
+}
