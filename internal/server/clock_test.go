@@ -2,10 +2,13 @@ package server
 
 import (
 	"net/http"
+	"net/url"
 	"reflect"
 	"sync"
 	"testing"
 	"time"
+
+	"bretter/internal/clock"
 )
 
 // fakeTime is a clock the test moves, and the timers set on it.
@@ -173,5 +176,25 @@ func (ts *testServer) moveAt(t *testing.T, g testGame, ply int, move string) {
 	}
 	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": ply, "move": move}, nil); code != http.StatusOK {
 		t.Fatalf("move %d %s: %d", ply+1, move, code)
+	}
+}
+
+func TestFormClock(t *testing.T) {
+	for form, want := range map[string]clock.Control{
+		"":              {},
+		"clock=300%2B3": {Initial: 5 * time.Minute, Increment: 3 * time.Second},
+		"clock=d7":      {Days: 7},
+		"clock=custom&clock_minutes=0.5&clock_increment=0": {Initial: 30 * time.Second},
+	} {
+		v, _ := url.ParseQuery(form)
+		if got, err := formClock(v); err != nil || got != want {
+			t.Errorf("%s: %+v, %v; want %+v", form, got, err, want)
+		}
+	}
+	for _, form := range []string{"clock=5", "clock=dx", "clock=custom&clock_minutes=x", "clock=a%2Bb"} {
+		v, _ := url.ParseQuery(form)
+		if _, err := formClock(v); err == nil {
+			t.Errorf("%s accepted", form)
+		}
 	}
 }

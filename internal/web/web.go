@@ -5,6 +5,7 @@
 package web
 
 import (
+	"bretter/internal/clock"
 	"bytes"
 	"crypto/sha256"
 	"embed"
@@ -58,6 +59,10 @@ func New(games []game.Game) (*Site, error) {
 		"json":    toJSON,
 		"diagram": s.diagram,
 		"seq":     seq,
+		// The start form's clocks: live presets (minutes + seconds a
+		// move) and days per move.
+		"clockPresets": func() []clockPreset { return clockPresets },
+		"clockDays":    func() []int { return clock.DaysChoices },
 	}
 	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
 	if err != nil {
@@ -97,6 +102,15 @@ func New(games []game.Game) (*Site, error) {
 		}
 	}
 	return s, nil
+}
+
+type clockPreset struct {
+	Value              string // as the form sends it: initial+increment in seconds
+	Minutes, Increment int
+}
+
+var clockPresets = []clockPreset{
+	{"60+0", 1, 0}, {"180+2", 3, 2}, {"300+3", 5, 3}, {"600+5", 10, 5}, {"900+10", 15, 10}, {"1800+20", 30, 20},
 }
 
 // seq lists the whole numbers from a to b.
