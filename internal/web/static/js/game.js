@@ -4,6 +4,7 @@
 import { t, time } from './i18n.js';
 import { load } from './boards.js';
 import { createReplay } from './replay.js';
+import { createClocks } from './clocks.js';
 import { wire } from './settings.js';
 import * as sound from './sound.js';
 
@@ -22,11 +23,16 @@ let replay;
 let settings;
 let preview = null; // a move chosen and waiting for confirmation
 let past = { version: -1, positions: [] }; // every position, fetched for replaying
+let clocks;
 
 export async function start() {
   boot = JSON.parse($('boot').textContent);
   mod = await load(boot.game);
   settings = wire(() => render());
+  clocks = createClocks({
+    t, root: $('clocks'), colourName, soundOn: () => settings.sound, mySeat: boot.seat,
+    announce: (text) => { $('announce').textContent = text; },
+  });
   $('pending-yes').addEventListener('click', () => {
     const move = preview;
     preview = null;
@@ -210,6 +216,7 @@ function show(s) {
   const ended = state && state.status !== 'over' && s.status === 'over';
   state = s;
   preview = null;
+  clocks.update(s.clock);
   render();
   if (ended && settings.sound) sound.end();
 }
@@ -320,9 +327,9 @@ function renderMoves() {
   let i = 0;
   for (const event of state.events) {
     const li = document.createElement('li');
-    if (event.kind === 'resign') {
-      li.textContent = t('moves.resign', { colour: colourName(event.seat) });
-      li.className = 'resign';
+    if (event.kind !== 'move') {
+      li.textContent = t('moves.' + event.kind, { colour: colourName(event.seat) });
+      li.className = event.kind;
     } else {
       const n = i;
       li.dataset.ply = String(n + 1);

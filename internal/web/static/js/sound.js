@@ -22,3 +22,8 @@ export function end() {
   tone(523, 0, 0.15);
   tone(784, 0.16, 0.25);
 }
+
+export function low() {
+  tone(880, 0, 0.1);
+  tone(880, 0.15, 0.1);
+}

@@ -1,0 +1,79 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	bt "bretter/internal/browsertest"
+)
+
+// A 1+0 game: the clocks start after both first moves, White's ticks
+// down on both pages, shows tenths under ten seconds, and White loses on
+// time with nobody touching anything.
+func TestLiveClockLosesOnTime(t *testing.T) {
+	t.Parallel() // most of it is waiting a minute
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "4", "clock": "60+0"}, "me")
+	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	waitStatus(t, alice, "Your turn")
+	must(t, bt.WaitText(alice, "#clocks", "1:00"))
+	must(t, bt.WaitText(alice, "#clocks", "The clocks start after both first moves"))
+
+	clickCell(t, alice, "a1")
+	waitMoves(t, bob, 1)
+	clickCell(t, bob, "d4")
+	waitMoves(t, alice, 2)
+	waitFor(t, alice, `document.querySelector("#clocks .clock.white.running") !== null`, true, "White's clock running")
+	first, err := bt.Eval[string](bob, `document.querySelector("#clocks .white .time").textContent`)
+	must(t, err)
+	time.Sleep(1500 * time.Millisecond)
+	later, err := bt.Eval[string](bob, `document.querySelector("#clocks .white .time").textContent`)
+	must(t, err)
+	if first == later {
+		t.Fatalf("White's clock stands at %s on Black's page", later)
+	}
+	bt.Screenshot(t, alice, "clock-running")
+
+	deadline := time.Now().Add(75 * time.Second)
+	for tenths := false; !tenths; {
+		s, err := bt.Eval[string](alice, `document.querySelector("#clocks .white .time").textContent`)
+		must(t, err)
+		tenths = len(s) == 3 && s[1] == '.'
+		if time.Now().After(deadline) {
+			t.Fatalf("White's clock shows %q, never tenths", s)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	waitFor(t, alice, `document.querySelector("#clocks .white.low") !== null`, true, "White's clock marked low")
+	for _, p := range []struct {
+		who  string
+		want string
+	}{{"alice", "You lost"}, {"bob", "You won"}} {
+		ctx := alice
+		if p.who == "bob" {
+			ctx = bob
+		}
+		for !statusHas(t, ctx, "White ran out of time: Black wins") {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s's page never showed the loss on time", p.who)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		must(t, bt.WaitText(ctx, "#status", p.want))
+	}
+	if s, _ := bt.Eval[string](alice, `document.querySelector("#clocks .white .time").textContent`); s != "0.0" {
+		t.Errorf("White's clock shows %q after the flag", s)
+	}
+	bt.Screenshot(t, bob, "clock-timeout")
+}
+
+// statusHas reports whether the status line says text now.
+func statusHas(t *testing.T, ctx context.Context, text string) bool {
+	t.Helper()
+	s, err := bt.Eval[string](ctx, `document.getElementById("status").textContent`)
+	must(t, err)
+	return strings.Contains(s, text)
+}
