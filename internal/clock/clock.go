@@ -59,10 +59,13 @@ func (c Control) per() time.Duration { return time.Duration(c.Days) * 24 * time.
 
 // Move is one move of the game as the clock sees it: who made it, when.
 // A move the rules force (a pass) is stored with the move that forced it,
-// at the same time, so it costs nothing.
+// at the same time, so it costs nothing. A Pause is no move but a moment
+// the turn changed otherwise (moves taken back): Seat's time runs until
+// then, without an increment.
 type Move struct {
-	Seat string // "white" or "black"
-	At   time.Time
+	Seat  string // "white" or "black"
+	At    time.Time
+	Pause bool
 }
 
 // State is both clocks at one moment.
@@ -111,6 +114,9 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time) Sta
 	started := -1 // index of the move that starts the clocks
 	var seen [2]bool
 	for i, m := range moves {
+		if m.Pause {
+			continue
+		}
 		seen[seatIndex(m.Seat)] = true
 		if seen[0] && seen[1] {
 			started = i
@@ -123,9 +129,12 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time) Sta
 	last := moves[started].At
 	for _, m := range moves[started+1:] {
 		used := m.At.Sub(last)
-		if c.Days != 0 {
+		switch {
+		case c.Days != 0:
 			// Full time again for the next move.
-		} else {
+		case m.Pause:
+			s.add(m.Seat, -used)
+		default:
 			s.add(m.Seat, c.Increment-used)
 		}
 		last = m.At

@@ -48,6 +48,10 @@ func TestAt(t *testing.T) {
 			State{White: 5*time.Minute - time.Second, Black: 5 * time.Minute}},
 		{"past the flag the time is negative", live, moves("white", 0.0, "black", 10.0), "white", true, 400,
 			State{White: -90 * time.Second, Black: 5 * time.Minute, Running: "white", Deadline: at(310)}},
+		{"moves taken back: the time until then counts, with no increment", live,
+			append(moves("white", 0.0, "black", 10.0, "white", 14.0), Move{Seat: "black", At: at(17), Pause: true}), "white", true, 20,
+			State{White: 5*time.Minute - 4*time.Second + 3*time.Second - 3*time.Second, Black: 5*time.Minute - 3*time.Second,
+				Running: "white", Deadline: at(17 + 299)}},
 		{"days per move: full time after each move", days, moves("white", 0.0, "black", 3600.0, "white", 90000.0), "black", true, 90000 + 7200,
 			State{White: 2 * day, Black: 2*day - 2*time.Hour, Running: "black", Deadline: at(90000).Add(2 * day)}},
 	} {

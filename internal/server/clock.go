@@ -26,17 +26,6 @@ type ClockView struct {
 	Days        int   `json:"days,omitempty"`
 }
 
-// clockMoves are the moves of g as the clock sees them.
-func (g *liveGame) clockMoves() []clock.Move {
-	moves := make([]clock.Move, 0, len(g.moves))
-	for _, e := range g.events {
-		if e.Kind == "move" {
-			moves = append(moves, clock.Move{Seat: e.Seat, At: e.At})
-		}
-	}
-	return moves
-}
-
 // clockState works out g's clocks at now, or at the end of a finished
 // game.
 func (g *liveGame) clockState(now time.Time) clock.State {
@@ -44,7 +33,7 @@ func (g *liveGame) clockState(now time.Time) clock.State {
 	if !playing && len(g.events) > 0 {
 		now = g.events[len(g.events)-1].At
 	}
-	return clock.At(g.rec.Clock, g.clockMoves(), g.state.ToMove().String(), playing, now)
+	return clock.At(g.rec.Clock, g.ticks, g.state.ToMove().String(), playing, now)
 }
 
 // clockView is g's clock for a snapshot at now, or nil without a clock.

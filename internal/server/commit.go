@@ -41,11 +41,11 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 	}
 	for i, st := range steps {
 		e := st.event
-		if e.Kind == "move" {
-			g.state = st.after
-			g.noteMove(e.Move)
+		if err := g.apply(e, st.after); err != nil {
+			// Checked before storing: an engine that changed its mind.
+			g.loaded = false
+			return 0, err
 		}
-		g.events = append(g.events, e)
 		g.rec.Version = e.Seq
 		g.rec.Updated = e.At
 		if i == len(steps)-1 && end != nil {
@@ -64,6 +64,10 @@ func ending(last step) *store.Ending {
 	switch last.event.Kind {
 	case "resign", "timeout":
 		return &store.Ending{Winner: otherSeat(last.event.Seat), Reason: last.event.Kind}
+	case "draw":
+		return &store.Ending{Winner: "none", Reason: "agreement"}
+	case "abort":
+		return &store.Ending{Winner: "none", Reason: "aborted"}
 	}
 	if out := last.after.Outcome(); out.Over {
 		return &store.Ending{Winner: out.Winner.String(), Reason: out.Reason}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"bretter/game"
+	"bretter/internal/clock"
 	"bretter/internal/store"
 )
 
@@ -33,6 +34,8 @@ type replayed struct {
 	moves    []string
 	captured []int // pieces each move removed, for games that capture
 	view     any
+	ticks    []clock.Move // what the clocks count: moves and takebacks
+	offer    *Offer       // an offer waiting for an answer
 }
 
 type presence struct {

@@ -54,12 +54,9 @@ func (h *hub) load(ctx context.Context, id string, g *liveGame) error {
 	}
 	g.replayed = replayed{rec: rec, engine: engine, state: state}
 	for _, e := range events {
-		if e.Kind == "move" {
-			if err := g.play(e.Move); err != nil {
-				return fmt.Errorf("game %s: replaying event %d: %w", id, e.Seq, err)
-			}
+		if err := g.apply(e, nil); err != nil {
+			return fmt.Errorf("game %s: replaying event %d: %w", id, e.Seq, err)
 		}
-		g.events = append(g.events, e)
 	}
 	g.view = g.state.View()
 	g.loaded = true

@@ -100,6 +100,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/moves", s.apiMove)
 	m.HandleFunc("POST /api/games/{id}/resign", s.apiResign)
 	m.HandleFunc("POST /api/games/{id}/rematch", s.apiRematch)
+	m.HandleFunc("POST /api/games/{id}/offer", s.apiOffer)
+	m.HandleFunc("POST /api/games/{id}/answer", s.apiAnswer)
 	m.HandleFunc("GET /api/games/{id}/ws", s.live)
 	m.HandleFunc("GET /api/games/{id}/positions", s.apiPositions)
 	m.HandleFunc("GET /api/games/{id}/record", s.apiRecord)

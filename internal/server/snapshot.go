@@ -26,6 +26,7 @@ type Snapshot struct {
 	Players  map[string]Presence `json:"players"`
 	Next     string              `json:"next,omitempty"`
 	Clock    *ClockView          `json:"clock,omitempty"`
+	Offer    *Offer              `json:"offer"`
 	Created  time.Time           `json:"created"`
 	Updated  time.Time           `json:"updated"`
 }
@@ -51,7 +52,7 @@ func (g *liveGame) snapshot(seat string) Snapshot {
 		ID: g.rec.ID, Game: g.rec.Game, Options: g.rec.Options, Status: g.rec.Status,
 		Moves: g.moves, Captured: g.captured, Events: g.events, ToMove: g.state.ToMove().String(),
 		Version: len(g.events), View: g.view, Seat: seat, Players: g.players(), Next: g.rec.Next,
-		Created: g.rec.Created, Updated: g.rec.Updated, Clock: g.clockView(g.now()),
+		Created: g.rec.Created, Updated: g.rec.Updated, Clock: g.clockView(g.now()), Offer: g.offer,
 	}
 	if s.Moves == nil {
 		s.Moves = []string{}

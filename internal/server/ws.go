@@ -14,11 +14,13 @@ import (
 
 // clientMessage is what a page sends over the live connection.
 type clientMessage struct {
-	Type  string `json:"type"` // "move", "resign", "rematch" or "resync"
-	ID    int64  `json:"id"`   // echoed in the answer
-	Ply   *int   `json:"ply"`
-	Move  string `json:"move"`
-	After *int   `json:"after"`
+	Type   string `json:"type"` // "move", "resign", "rematch", "offer", "answer" or "resync"
+	ID     int64  `json:"id"`   // echoed in the answer
+	Ply    *int   `json:"ply"`
+	Move   string `json:"move"`
+	After  *int   `json:"after"`
+	Kind   string `json:"kind"`   // of an offer or answer
+	Accept *bool  `json:"accept"` // of an answer
 }
 
 // reply answers one client message.
@@ -172,6 +174,13 @@ func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret 
 		rep.Version, err = s.hub.resign(ctx, id, secret)
 	case "rematch":
 		rep.Next, _, err = s.hub.rematch(ctx, id, secret)
+	case "offer":
+		rep.Version, err = s.hub.offer(ctx, id, secret, m.Kind)
+	case "answer":
+		if m.Accept == nil || m.Kind == "" {
+			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `an answer needs "kind" and "accept"`)), true
+		}
+		rep.Version, err = s.hub.answer(ctx, id, secret, m.Kind, *m.Accept)
 	case "resync":
 		after := -1
 		if m.After != nil {

@@ -1,0 +1,168 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"bretter/ai"
+	"bretter/game"
+	"bretter/internal/clock"
+)
+
+// createRequest is the body of POST /api/games.
+type createRequest struct {
+	Game    string          `json:"game"`
+	Options json.RawMessage `json:"options"`
+	Start   string          `json:"start"`
+	// Opponent is "friend" (the default) or "computer", at Level 1 to 8
+	// (default 4).
+	Opponent string `json:"opponent"`
+	Level    *int   `json:"level"`
+	// Moves to play on from, in the game's notation.
+	Moves []string `json:"moves"`
+	// Clock is {"initial_s", "increment_s"} or {"days"}; none by default.
+	Clock *clockRequest `json:"clock"`
+}
+
+type clockRequest struct {
+	InitialS   *int `json:"initial_s"`
+	IncrementS *int `json:"increment_s"`
+	Days       *int `json:"days"`
+}
+
+// control is the time control asked for; Check says what is wrong with it.
+func (c *clockRequest) control() (clock.Control, error) {
+	if c == nil {
+		return clock.Control{}, nil
+	}
+	if c.InitialS == nil && c.Days == nil {
+		return clock.Control{}, refuse(http.StatusBadRequest, "bad_request", "a clock needs initial_s (and increment_s) or days")
+	}
+	var ctl clock.Control
+	if c.InitialS != nil {
+		ctl.Initial = time.Duration(*c.InitialS) * time.Second
+	}
+	if c.IncrementS != nil {
+		ctl.Increment = time.Duration(*c.IncrementS) * time.Second
+	}
+	if c.Days != nil {
+		ctl.Days = *c.Days
+	}
+	return ctl, nil
+}
+
+type createResponse struct {
+	ID        string `json:"id"`
+	Seat      string `json:"seat"`
+	Secret    string `json:"secret"`
+	PlayerURL string `json:"player_url"`
+	InviteURL string `json:"invite_url,omitempty"` // none against the computer
+	WatchURL  string `json:"watch_url"`
+}
+
+func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
+	if !s.creates.allow(clientKey(r), s.hub.now()) {
+		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many new games from your address: wait a minute"))
+		return
+	}
+	var req createRequest
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	opts, err := s.parseOptions(req.Game, req.Options)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	level, err := chosenLevel(req.Opponent, req.Level)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	ctl, err := req.Clock.control()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	c, err := s.hub.create(r.Context(), newGame{Game: req.Game, Options: opts, Start: req.Start, Opponent: req.Opponent,
+		Level: level, Moves: req.Moves, Clock: ctl})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	setSeatCookie(w, r, c.ID, c.Secret)
+	res := createResponse{
+		ID: c.ID, Seat: c.Seat, Secret: c.Secret,
+		PlayerURL: baseURL(r) + playerPath(c.ID, c.Secret),
+		WatchURL:  baseURL(r) + watchPath(c.ID),
+	}
+	if req.Opponent != "computer" {
+		res.InviteURL = baseURL(r) + invitePath(c.ID, c.Secret)
+	}
+	writeJSON(w, http.StatusCreated, res)
+}
+
+// chosenLevel is the computer's level of a new game: the default when none
+// is given; a level is only for a game against the computer.
+func chosenLevel(opponent string, level *int) (int, error) {
+	switch {
+	case opponent != "computer" && level != nil:
+		return 0, refuse(http.StatusBadRequest, "bad_request", "a level is only for a game against the computer")
+	case opponent != "computer":
+		return 0, nil
+	case level == nil:
+		return ai.DefaultLevel, nil
+	}
+	return *level, nil
+}
+
+// parseOptions reads a game's options from JSON: numbers, and true/false
+// for on/off options.
+func (s *Server) parseOptions(name string, raw json.RawMessage) (game.Options, error) {
+	g, ok := s.games[name]
+	if !ok {
+		return nil, refuse(http.StatusBadRequest, "bad_request", "unknown game %q", name)
+	}
+	opts := game.Options{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return opts, nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, refuse(http.StatusBadRequest, "bad_request", "options must be an object")
+	}
+	for name, v := range fields {
+		var def *game.Option
+		for i := range g.Options {
+			if g.Options[i].Name == name {
+				def = &g.Options[i]
+			}
+		}
+		if def == nil {
+			return nil, refuse(http.StatusBadRequest, "bad_request", "%s has no option %s", g.Name, name)
+		}
+		if def.Bool {
+			var b bool
+			if err := json.Unmarshal(v, &b); err != nil {
+				return nil, refuse(http.StatusBadRequest, "bad_request", "option %s must be true or false", name)
+			}
+			opts[name] = 0
+			if b {
+				opts[name] = 1
+			}
+			continue
+		}
+		var n int
+		if err := json.Unmarshal(v, &n); err != nil {
+			return nil, refuse(http.StatusBadRequest, "bad_request", "option %s must be a whole number from %d to %d", name, def.Min, def.Max)
+		}
+		opts[name] = n
+	}
+	if _, err := g.Resolve(opts); err != nil {
+		return nil, refuse(http.StatusBadRequest, "bad_request", "%v", err)
+	}
+	return opts, nil
+}
+

@@ -1,0 +1,45 @@
+package server
+
+import (
+	"net/http"
+)
+
+// offerRequest is the body of POST /api/games/{id}/offer and /answer.
+type offerRequest struct {
+	Kind   string `json:"kind"`
+	Accept *bool  `json:"accept"`
+}
+
+func (s *Server) apiOffer(w http.ResponseWriter, r *http.Request) {
+	var req offerRequest
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	id := r.PathValue("id")
+	version, err := s.hub.offer(r.Context(), id, s.secret(r, id), req.Kind)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"version": version})
+}
+
+func (s *Server) apiAnswer(w http.ResponseWriter, r *http.Request) {
+	var req offerRequest
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Accept == nil || req.Kind == "" {
+		writeError(w, refuse(http.StatusBadRequest, "bad_request", `an answer needs "kind" and "accept"`))
+		return
+	}
+	id := r.PathValue("id")
+	version, err := s.hub.answer(r.Context(), id, s.secret(r, id), req.Kind, *req.Accept)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"version": version})
+}

@@ -1,0 +1,230 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"bretter/game"
+	"bretter/internal/clock"
+	"bretter/internal/store"
+)
+
+// Offers between the two players: a draw, taking back the last move, and
+// aborting a game nobody has really started. Each offer, answer and
+// takeback is an event like a move, so the log keeps everything and
+// nothing is ever deleted; the game's lock orders them with the moves, so
+// an offer racing a move has exactly one outcome.
+//
+// Events: "offer" and "decline" (Move: the kind), "draw" (an offer of a
+// draw accepted), "takeback" (Move: how many moves were taken back; Seat:
+// who asked) and "abort".
+
+// Offer is an offer waiting for the other player's answer.
+type Offer struct {
+	Kind string `json:"kind"` // "draw" or "takeback"
+	By   string `json:"by"`   // the seat that made it
+}
+
+var errNoOffer = refuse(http.StatusConflict, "no_offer", "there is no such offer to answer")
+
+// apply changes g by one event that the store has (or is about to have)
+// accepted. after is the position it leads to, nil to work it out.
+func (g *liveGame) apply(e store.Event, after game.State) error {
+	switch e.Kind {
+	case "move":
+		if after == nil {
+			if err := g.play(e.Move); err != nil {
+				return err
+			}
+		} else {
+			g.state = after
+			g.noteMove(e.Move)
+		}
+		g.ticks = append(g.ticks, clock.Move{Seat: e.Seat, At: e.At})
+		g.offer = nil
+	case "takeback":
+		n, err := strconv.Atoi(e.Move)
+		if err != nil || n < 1 || n > len(g.moves) {
+			return refuse(http.StatusInternalServerError, "internal", "a takeback of %q moves", e.Move)
+		}
+		g.ticks = append(g.ticks, clock.Move{Seat: g.state.ToMove().String(), At: e.At, Pause: true})
+		if after == nil {
+			if err := g.rewind(len(g.moves) - n); err != nil {
+				return err
+			}
+		} else {
+			g.state, g.moves = after, g.moves[:len(g.moves)-n]
+			if len(g.captured) >= n {
+				g.captured = g.captured[:len(g.captured)-n]
+			}
+		}
+		g.offer = nil
+	case "offer":
+		g.offer = &Offer{Kind: e.Move, By: e.Seat}
+	case "decline", "draw":
+		g.offer = nil
+	}
+	g.events = append(g.events, e)
+	return nil
+}
+
+// rewind rebuilds the position after the first n moves.
+func (g *liveGame) rewind(n int) error {
+	state, _, err := g.engine.Start(g.rec.Options)
+	if err != nil {
+		return err
+	}
+	moves := g.moves[:n]
+	g.state, g.moves, g.captured = state, nil, nil
+	for _, text := range moves {
+		if err := g.play(text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bothMoved reports whether each player has made a move of their own.
+func (g *liveGame) bothMoved() bool {
+	var seen [2]bool
+	for _, t := range g.ticks {
+		if !t.Pause {
+			seen[seatIndex(t.Seat)] = true
+		}
+	}
+	return seen[0] && seen[1]
+}
+
+// takebackCount is how many moves asking seat's last move back takes
+// back: that move and whatever came after it.
+func (g *liveGame) takebackCount(seat string) int {
+	moves := 0
+	for i := len(g.events) - 1; i >= 0; i-- {
+		e := g.events[i]
+		if e.Kind == "takeback" {
+			return 0 // moves before a takeback are not taken back again
+		}
+		if e.Kind != "move" {
+			continue
+		}
+		moves++
+		if e.Seat == seat {
+			return moves
+		}
+	}
+	return 0
+}
+
+// offer makes an offer for the holder of secret, or aborts the game at
+// once: "draw", "takeback" or "abort". An offer of what the other player
+// has just offered accepts it. It returns the game's new version.
+func (h *hub) offer(ctx context.Context, id, secret, kind string) (int, error) {
+	return within(ctx, h, id, func(g *liveGame) (int, error) {
+		seat, err := g.seat(secret)
+		if err != nil {
+			return 0, err
+		}
+		if g.rec.Status == "over" {
+			return 0, errOver
+		}
+		if err := h.notFlagged(ctx, g); err != nil {
+			return 0, err
+		}
+		switch kind {
+		case "abort":
+			if g.bothMoved() {
+				return 0, refuse(http.StatusConflict, "too_late", "both players have moved: the game can no longer be aborted")
+			}
+			return h.commit(ctx, g, step{store.Event{Kind: "abort", Seat: seat}, g.state})
+		case "draw", "takeback":
+		default:
+			return 0, refuse(http.StatusBadRequest, "bad_request", `an offer is "draw", "takeback" or "abort"`)
+		}
+		if g.rec.Status != "playing" {
+			return 0, errWaiting
+		}
+		if o := g.offer; o != nil {
+			if o.By != seat && o.Kind == kind {
+				return h.accept(ctx, g, seat)
+			}
+			return 0, refuse(http.StatusConflict, "stale", "an offer is waiting for an answer")
+		}
+		if kind == "takeback" && g.takebackCount(seat) == 0 {
+			return 0, refuse(http.StatusConflict, "stale", "you have no move to take back")
+		}
+		steps := []step{{store.Event{Kind: "offer", Seat: seat, Move: kind}, g.state}}
+		if computer := g.rec.Computer; computer != "" {
+			// The computer grants takebacks and plays draws out.
+			if kind == "takeback" {
+				next, n, err := g.takenBack(seat)
+				if err != nil {
+					return 0, err
+				}
+				steps = append(steps, step{store.Event{Kind: "takeback", Seat: seat, Move: strconv.Itoa(n)}, next})
+			} else {
+				steps = append(steps, step{store.Event{Kind: "decline", Seat: computer, Move: kind}, g.state})
+			}
+		}
+		return h.commit(ctx, g, steps...)
+	})
+}
+
+// answer accepts or declines the other player's offer of kind.
+func (h *hub) answer(ctx context.Context, id, secret, kind string, accept bool) (int, error) {
+	return within(ctx, h, id, func(g *liveGame) (int, error) {
+		seat, err := g.seat(secret)
+		if err != nil {
+			return 0, err
+		}
+		if g.rec.Status != "playing" {
+			return 0, errOver
+		}
+		if err := h.notFlagged(ctx, g); err != nil {
+			return 0, err
+		}
+		if o := g.offer; o == nil || o.Kind != kind || o.By == seat {
+			return 0, errNoOffer
+		}
+		if !accept {
+			return h.commit(ctx, g, step{store.Event{Kind: "decline", Seat: seat, Move: kind}, g.state})
+		}
+		return h.accept(ctx, g, seat)
+	})
+}
+
+// accept carries out the pending offer, which seat has accepted.
+func (h *hub) accept(ctx context.Context, g *liveGame, seat string) (int, error) {
+	if g.offer.Kind == "draw" {
+		return h.commit(ctx, g, step{store.Event{Kind: "draw", Seat: seat}, g.state})
+	}
+	asker := g.offer.By
+	next, n, err := g.takenBack(asker)
+	if err != nil {
+		return 0, err
+	}
+	return h.commit(ctx, g, step{store.Event{Kind: "takeback", Seat: asker, Move: strconv.Itoa(n)}, next})
+}
+
+// takenBack is the position after asker's last move is taken back, and
+// how many moves that takes back.
+func (g *liveGame) takenBack(asker string) (game.State, int, error) {
+	n := g.takebackCount(asker)
+	if n == 0 {
+		return nil, 0, refuse(http.StatusConflict, "stale", "there is no move to take back")
+	}
+	state, _, err := g.engine.Start(g.rec.Options)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, text := range g.moves[:len(g.moves)-n] {
+		m, err := state.ParseMove(text)
+		if err == nil {
+			err = state.Play(m)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	return state, n, nil
+}
