@@ -165,4 +165,3 @@ func (s *Server) parseOptions(name string, raw json.RawMessage) (game.Options, e
 	}
 	return opts, nil
 }
-
