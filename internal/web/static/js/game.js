@@ -3,6 +3,7 @@
 // ply they expect; the server answers with an ack or a clear error.
 import { t, time } from './i18n.js';
 import { load } from './boards.js';
+import { button } from './controls.js';
 import { createReplay } from './replay.js';
 import { createClocks } from './clocks.js';
 import { wire } from './settings.js';
@@ -10,55 +11,58 @@ import * as sound from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 
-let boot;
-let board;
-let mod; // the board module, for its optional hooks
-let state = null;
-let version = -1; // of the last event or state applied
-let socket = null;
-let retry = 0;
-let pending = null; // id of a move sent and not yet answered
-let nextMessage = 1;
-let replay;
-let settings;
-let preview = null; // a move chosen and waiting for confirmation
-let past = { version: -1, positions: [] }; // every position, fetched for replaying
-let clocks;
+// page is everything the page keeps between events.
+const page = {
+  boot: null, // what the server put into the page: game, id, seat, invite, used
+  board: null,
+  mod: null, // the board module, for its optional hooks
+  state: null,
+  version: -1, // of the last event or state applied
+  socket: null,
+  retry: 0,
+  pending: null, // id of a move sent and not yet answered
+  nextMessage: 1,
+  replay: null,
+  settings: null,
+  preview: null, // a move chosen and waiting for confirmation
+  past: { version: -1, positions: [] }, // every position, fetched for replaying
+  clocks: null,
+};
 
 export async function start() {
-  boot = JSON.parse($('boot').textContent);
-  mod = await load(boot.game);
-  settings = wire(() => render());
-  clocks = createClocks({
-    t, root: $('clocks'), colourName, soundOn: () => settings.sound, mySeat: boot.seat,
+  page.boot = JSON.parse($('boot').textContent);
+  page.mod = await load(page.boot.game);
+  page.settings = wire(() => render());
+  page.clocks = createClocks({
+    t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
     announce: (text) => { $('announce').textContent = text; },
   });
   $('pending-yes').addEventListener('click', () => {
-    const move = preview;
-    preview = null;
+    const move = page.preview;
+    page.preview = null;
     if (move) sendMove(move);
   });
   $('pending-no').addEventListener('click', () => {
-    preview = null;
+    page.preview = null;
     render();
   });
   $('move-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
     typed($('move-input').value.trim());
   });
-  board = mod.create($('board'), { t, send: play, marks: [] });
-  replay = createReplay({
-    t, count: () => (state ? state.moves.length : 0), show: showAt, liveText: () => t('replay.live'), playOn,
+  page.board = page.mod.create($('board'), { t, send: play, marks: [] });
+  page.replay = createReplay({
+    t, count: () => (page.state ? page.state.moves.length : 0), show: showAt, liveText: () => t('replay.live'), playOn,
   });
   $('moves').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-ply]');
-    if (b) replay.go(Number(b.dataset.ply));
+    if (b) page.replay.go(Number(b.dataset.ply));
   });
-  if (boot.invite) {
+  if (page.boot.invite) {
     await join();
-  } else if (boot.used) {
+  } else if (page.boot.used) {
     notice(t('join.used'));
-    history.replaceState(null, '', `/g/${boot.id}`);
+    history.replaceState(null, '', `/g/${page.boot.id}`);
   }
   connect();
 }
@@ -69,10 +73,10 @@ async function join() {
   $('status').textContent = t('join.joining');
   let res;
   try {
-    res = await fetch(`/api/games/${boot.id}/join`, {
+    res = await fetch(`/api/games/${page.boot.id}/join`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ invite: boot.invite }),
+      body: JSON.stringify({ invite: page.boot.invite }),
     });
   } catch (err) {
     // Without a connection there is no seat to take: watch, and the
@@ -81,74 +85,74 @@ async function join() {
     return;
   }
   if (res.ok) {
-    location.replace(`/g/${boot.id}`);
+    location.replace(`/g/${page.boot.id}`);
     await new Promise(() => {}); // the page is going away
   }
   const body = await res.json().catch(() => ({}));
-  history.replaceState(null, '', `/g/${boot.id}`);
+  history.replaceState(null, '', `/g/${page.boot.id}`);
   notice(body.code === 'seat_taken' ? t('join.used') : t('error.other', { detail: body.error || res.status }));
 }
 
 function connect() {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  const after = version >= 0 ? `?after=${version}` : '';
-  socket = new WebSocket(`${scheme}://${location.host}/api/games/${boot.id}/ws${after}`);
-  socket.addEventListener('open', () => {
-    retry = 0;
+  const after = page.version >= 0 ? `?after=${page.version}` : '';
+  page.socket = new WebSocket(`${scheme}://${location.host}/api/games/${page.boot.id}/ws${after}`);
+  page.socket.addEventListener('open', () => {
+    page.retry = 0;
     $('connection').hidden = true;
   });
-  socket.addEventListener('message', (e) => receive(JSON.parse(e.data)));
-  socket.addEventListener('close', () => {
-    socket = null;
-    pending = null;
+  page.socket.addEventListener('message', (e) => receive(JSON.parse(e.data)));
+  page.socket.addEventListener('close', () => {
+    page.socket = null;
+    page.pending = null;
     $('connection').hidden = false;
-    setTimeout(connect, Math.min(10000, 500 * 2 ** retry++));
+    setTimeout(connect, Math.min(10000, 500 * 2 ** page.retry++));
   });
 }
 
 function send(msg) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-  socket.send(JSON.stringify(msg));
+  if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return false;
+  page.socket.send(JSON.stringify(msg));
   return true;
 }
 
 function receive(msg) {
   switch (msg.type) {
     case 'state':
-      version = msg.version;
+      page.version = msg.version;
       show(msg.state);
       break;
     case 'event':
-      if (msg.version <= version) break;
-      if (msg.version !== version + 1) {
-        send({ type: 'resync', after: version });
+      if (msg.version <= page.version) break;
+      if (msg.version !== page.version + 1) {
+        send({ type: 'resync', after: page.version });
         break;
       }
-      version = msg.version;
+      page.version = msg.version;
       if (msg.state) {
         show(msg.state);
         announce(msg.event);
       }
       break;
     case 'ack':
-      if (msg.id === pending) pending = null;
-      if (msg.next) location.assign(`/g/${boot.id}/next`);
+      if (msg.id === page.pending) page.pending = null;
+      if (msg.next) location.assign(`/g/${page.boot.id}/next`);
       render();
       break;
     case 'error':
-      if (msg.id === pending) pending = null;
+      if (msg.id === page.pending) page.pending = null;
       notice(errorText(msg));
       render();
       break;
     case 'presence':
-      if (state) {
-        state.players = msg.players;
+      if (page.state) {
+        page.state.players = msg.players;
         renderPlayers();
       }
       break;
     case 'next':
-      if (boot.seat) {
-        location.assign(`/g/${boot.id}/next`);
+      if (page.boot.seat) {
+        location.assign(`/g/${page.boot.id}/next`);
       } else {
         location.assign(`/g/${msg.game}`);
       }
@@ -173,9 +177,9 @@ function notice(text) {
 // play takes the viewer's move from the board: at once, or after a
 // confirmation when the viewer asked for one.
 function play(move) {
-  if (pending || !state) return;
-  if (settings.confirm) {
-    preview = move;
+  if (page.pending || !page.state) return;
+  if (page.settings.confirm) {
+    page.preview = move;
     render();
     $('pending-yes').focus();
     return;
@@ -187,12 +191,12 @@ function play(move) {
 // legal moves the server sent.
 function typed(text) {
   if (!text) return;
-  const mine = state && boot.seat && state.status === 'playing' && state.to_move === boot.seat;
+  const mine = page.state && page.boot.seat && page.state.status === 'playing' && page.state.to_move === page.boot.seat;
   if (!mine) {
     notice(t('entry.not_now'));
     return;
   }
-  const legal = state.legal || [];
+  const legal = page.state.legal || [];
   const move = legal.find((m) => m === text) ?? legal.find((m) => m.toLowerCase() === text.toLowerCase());
   if (!move) {
     notice(t('entry.illegal', { move: text }));
@@ -203,33 +207,33 @@ function typed(text) {
 }
 
 function sendMove(move) {
-  if (pending || !state) return;
-  const id = nextMessage++;
-  if (send({ type: 'move', id, ply: state.moves.length, move })) {
-    pending = id;
+  if (page.pending || !page.state) return;
+  const id = page.nextMessage++;
+  if (send({ type: 'move', id, ply: page.state.moves.length, move })) {
+    page.pending = id;
     notice('');
     render();
   }
 }
 
 function show(s) {
-  const ended = state && state.status !== 'over' && s.status === 'over';
-  state = s;
-  preview = null;
-  clocks.update(s.clock);
+  const ended = page.state && page.state.status !== 'over' && s.status === 'over';
+  page.state = s;
+  page.preview = null;
+  page.clocks.update(s.clock);
   render();
-  if (ended && settings.sound) sound.end();
+  if (ended && page.settings.sound) sound.end();
 }
 
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
   if (event.kind !== 'move') return;
-  if (event.seat !== boot.seat) {
+  if (event.seat !== page.boot.seat) {
     notice('');
-    if (settings.sound && state.status !== 'over') sound.move();
+    if (page.settings.sound && page.state.status !== 'over') sound.move();
   }
-  const text = mod.eventText ? mod.eventText(event, state, t)
+  const text = page.mod.eventText ? page.mod.eventText(event, page.state, t)
     : t('announce.move', { colour: colourName(event.seat), move: event.move });
   $('announce').textContent = text;
 }
@@ -239,14 +243,14 @@ function colourName(seat) {
 }
 
 function statusText() {
-  const s = state;
+  const s = page.state;
   if (s.status === 'over') return resultText(s);
-  if (s.status === 'waiting') return boot.seat ? t('status.waiting') : t('status.waiting_watch');
-  if (pending) return t('status.sending');
+  if (s.status === 'waiting') return page.boot.seat ? t('status.waiting') : t('status.waiting_watch');
+  if (page.pending) return t('status.sending');
   const colour = colourName(s.to_move);
   if (s.players[s.to_move].computer) return t('status.thinking', { colour });
-  if (!boot.seat) return t('status.to_move', { colour });
-  return s.to_move === boot.seat ? t('status.your_turn', { colour }) : t('status.their_turn', { colour });
+  if (!page.boot.seat) return t('status.to_move', { colour });
+  return s.to_move === page.boot.seat ? t('status.your_turn', { colour }) : t('status.their_turn', { colour });
 }
 
 function resultText(s) {
@@ -258,8 +262,8 @@ function resultText(s) {
   if (r.reason === 'score' && r.winner === 'none') key = 'result.score_draw';
   let text = t(key, params);
   if (text === key) text = r.winner === 'none' ? t('result.draw') : t('result.other', params);
-  if (boot.seat && r.winner !== 'none') {
-    text += ' ' + (r.winner === boot.seat ? t('result.you_won') : t('result.you_lost'));
+  if (page.boot.seat && r.winner !== 'none') {
+    text += ' ' + (r.winner === page.boot.seat ? t('result.you_won') : t('result.you_lost'));
   }
   return text;
 }
@@ -267,11 +271,11 @@ function resultText(s) {
 // playOn describes position k for playing on against the computer: any
 // position before the last, and the last one of a resigned game.
 function playOn(k) {
-  if (!state) return null;
-  const n = state.moves.length;
-  if (k === n && !(state.status === 'over' && state.result?.reason === 'resign')) return null;
-  const moves = state.events.filter((e) => e.kind === 'move');
-  return { game: state.game, options: state.options, moves: state.moves.slice(0, k), toMove: k < n ? moves[k].seat : state.to_move };
+  if (!page.state) return null;
+  const n = page.state.moves.length;
+  if (k === n && !(page.state.status === 'over' && page.state.result?.reason === 'resign')) return null;
+  const moves = page.state.events.filter((e) => e.kind === 'move');
+  return { game: page.state.game, options: page.state.options, moves: page.state.moves.slice(0, k), toMove: k < n ? moves[k].seat : page.state.to_move };
 }
 
 // showAt draws the position after k moves, or the live game for null.
@@ -280,13 +284,13 @@ async function showAt(k) {
     render();
     return;
   }
-  if (past.version !== version) {
-    const res = await fetch(`/api/games/${boot.id}/positions`);
+  if (page.past.version !== page.version) {
+    const res = await fetch(`/api/games/${page.boot.id}/positions`);
     if (!res.ok) return;
-    past = await res.json();
+    page.past = await res.json();
   }
-  if (replay.viewing() !== k || !past.positions[k]) return; // moved on meanwhile
-  board.update({ view: past.positions[k].view, legal: [] });
+  if (page.replay.viewing() !== k || !page.past.positions[k]) return; // moved on meanwhile
+  page.board.update({ view: page.past.positions[k].view, legal: [] });
   markViewed(k);
 }
 
@@ -298,50 +302,59 @@ function markViewed(k) {
 }
 
 function render() {
-  if (!state) return;
-  const mine = boot.seat && state.status === 'playing' && state.to_move === boot.seat && !pending;
-  const viewing = replay.viewing();
+  if (!page.state) return;
+  const mine = page.boot.seat && page.state.status === 'playing' && page.state.to_move === page.boot.seat && !page.pending;
+  const viewing = page.replay.viewing();
   if (viewing === null) {
-    board.update({ ...state, legal: mine && !preview ? state.legal || [] : [], preview });
+    page.board.update({ ...page.state, legal: mine && !page.preview ? page.state.legal || [] : [], preview: page.preview });
   }
-  $('pending').hidden = !preview;
-  $('pending-text').textContent = preview ? t('confirm.move', { move: preview }) : '';
+  $('pending').hidden = !page.preview;
+  $('pending-text').textContent = page.preview ? t('confirm.move', { move: page.preview }) : '';
   $('status').textContent = statusText();
   document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
-  const size = (state.options || {}).size;
+  const size = (page.state.options || {}).size;
   $('game-options').textContent = size ? `· ${t('option.size')} ${size}` : '';
-  const summary = mod.summary ? mod.summary(state, t) : '';
+  const summary = page.mod.summary ? page.mod.summary(page.state, t) : '';
   $('summary').textContent = summary;
   $('summary').hidden = !summary;
   renderMoves();
   markViewed(viewing);
   renderPlayers();
   renderActions(mine);
-  $('replay-banner').textContent = viewing === null ? '' : t('replay.viewing', { n: viewing, total: state.moves.length });
+  $('replay-banner').textContent = viewing === null ? '' : t('replay.viewing', { n: viewing, total: page.state.moves.length });
 }
+
+// Events that end a game, shown at the end of the move list.
+const ENDINGS = ['resign', 'timeout', 'draw', 'abort'];
 
 function renderMoves() {
   const list = $('moves');
   list.replaceChildren();
-  const captured = state.captured || [];
-  let i = 0;
-  for (const event of state.events) {
+  const captured = page.state.captured || [];
+  // The moves that stand, with who made them: taken back ones are gone.
+  const played = [];
+  let ending = null;
+  for (const event of page.state.events) {
+    if (event.kind === 'move') played.push(event);
+    else if (event.kind === 'takeback') played.length -= Number(event.move);
+    else if (ENDINGS.includes(event.kind)) ending = event;
+  }
+  played.forEach((event, n) => {
     const li = document.createElement('li');
-    if (event.kind !== 'move') {
-      li.textContent = t('moves.' + event.kind, { colour: colourName(event.seat) });
-      li.className = event.kind;
-    } else {
-      const n = i;
-      li.dataset.ply = String(n + 1);
-      li.className = event.seat;
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'move';
-      b.dataset.ply = String(n + 1);
-      b.textContent = mod.moveLabel ? mod.moveLabel(event.move, captured[n] || 0, t) : moveLabel(event.move, captured[n] || 0);
-      li.append(b);
-      i++;
-    }
+    li.dataset.ply = String(n + 1);
+    li.className = event.seat;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'move';
+    b.dataset.ply = String(n + 1);
+    b.textContent = page.mod.moveLabel ? page.mod.moveLabel(event.move, captured[n] || 0, t) : moveLabel(event.move, captured[n] || 0);
+    li.append(b);
+    list.append(li);
+  });
+  if (ending) {
+    const li = document.createElement('li');
+    li.textContent = t('moves.' + ending.kind, { colour: colourName(ending.seat) });
+    li.className = ending.kind;
     list.append(li);
   }
   const last = list.lastElementChild;
@@ -365,13 +378,13 @@ function renderPlayers() {
   const list = $('players');
   list.replaceChildren();
   for (const seat of ['white', 'black']) {
-    const p = state.players[seat];
+    const p = page.state.players[seat];
     const li = document.createElement('li');
-    li.className = `player ${seat}` + (state.to_move === seat && state.status === 'playing' ? ' to-move' : '');
+    li.className = `player ${seat}` + (page.state.to_move === seat && page.state.status === 'playing' ? ' to-move' : '');
     const who = p.computer ? t('players.computer', { level: p.computer })
-      : !p.seated ? t('players.free') : seat === boot.seat ? t('players.you') : boot.seat ? t('players.friend') : '';
+      : !p.seated ? t('players.free') : seat === page.boot.seat ? t('players.you') : page.boot.seat ? t('players.friend') : '';
     let where = '';
-    if (p.seated && seat !== boot.seat && !p.computer) {
+    if (p.seated && seat !== page.boot.seat && !p.computer) {
       where = p.online ? t('players.online') : p.since ? t('players.away', { time: time(new Date(p.since)) }) : t('players.offline');
     }
     li.append(dot(seat), ` ${colourName(seat)}`);
@@ -393,38 +406,59 @@ function dot(seat) {
   return span;
 }
 
+// renderOffers puts up what the player may offer, or the offer waiting
+// for an answer: a draw, a takeback, and aborting before both have moved.
+function renderOffers(box) {
+  const me = page.boot.seat;
+  const offer = page.state.offer;
+  const ask = (kind) => () => send({ type: 'offer', id: page.nextMessage++, kind });
+  const moved = new Set(page.state.events.filter((e) => e.kind === 'move').map((e) => e.seat));
+  if (moved.size < 2) box.append(button(t('actions.abort'), 'abort', ask('abort')));
+  if (page.state.status !== 'playing') return;
+  if (offer && offer.by !== me) {
+    const p = document.createElement('p');
+    p.className = 'offer';
+    p.textContent = t(`offer.${offer.kind}_from_friend`);
+    const answer = (accept) => () => send({ type: 'answer', id: page.nextMessage++, kind: offer.kind, accept });
+    p.append(' ', button(t('actions.accept'), 'accept primary', answer(true)), ' ', button(t('actions.decline'), 'decline', answer(false)));
+    box.append(p);
+    return;
+  }
+  if (offer) {
+    const p = document.createElement('p');
+    p.className = 'offer';
+    p.textContent = t(`offer.${offer.kind}_sent`);
+    box.append(p);
+    return;
+  }
+  box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
+  if (moved.has(me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
+}
+
 function renderActions(mine) {
   const box = $('actions');
   box.replaceChildren();
-  if (!boot.seat) return;
-  if (mine && (state.legal || []).includes('swap')) {
+  if (!page.boot.seat) return;
+  if (mine && (page.state.legal || []).includes('swap')) {
     box.append(button(t('actions.swap'), 'swap', () => play('swap')));
   }
-  if (state.status === 'playing') {
+  if (page.state.status === 'playing') {
     box.append(button(t('actions.resign'), 'resign', async () => {
-      if (await confirmDialog(t('actions.resign_confirm'))) send({ type: 'resign', id: nextMessage++ });
+      if (await confirmDialog(t('actions.resign_confirm'))) send({ type: 'resign', id: page.nextMessage++ });
     }));
   }
-  if (state.status === 'over') {
-    if (state.next) {
+  if (page.state.status !== 'over') renderOffers(box);
+  if (page.state.status === 'over') {
+    if (page.state.next) {
       const a = document.createElement('a');
-      a.href = `/g/${boot.id}/next`;
+      a.href = `/g/${page.boot.id}/next`;
       a.className = 'button primary';
       a.textContent = t('actions.go_next');
       box.append(a);
     } else {
-      box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: nextMessage++ })));
+      box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
     }
   }
-}
-
-function button(label, cls, onClick) {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = cls;
-  b.textContent = label;
-  b.addEventListener('click', onClick);
-  return b;
 }
 
 function confirmDialog(text) {

@@ -3,7 +3,13 @@
 // the engine's notation: rows 1–5 from the bottom, and letters A–K running
 // along diagonals, so that (letter L, row r) touches (L±1, r), (L, r±1),
 // (L+1, r+1) and (L−1, r−1).
-import { svg, onSlide } from './svg.js';
+//
+// The board's state lives in one object, b, which every function below
+// create takes first.
+import { svg, arrowHead } from './svg.js';
+import { onSlide, onChoose } from './pointer.js';
+import { setChoosable } from './focus.js';
+import { parseMarks } from './marks.js';
 
 const W = 24; // distance between neighbouring spaces, in drawing units
 const H = W * Math.sqrt(3) / 2; // distance between rows
@@ -43,342 +49,356 @@ export function create(el, ctx) {
   root.setAttribute('aria-label', ctx.t('board.label', { game: ctx.t('game.dvonn.name') }));
   el.replaceChildren(root);
   const cells = spaces();
-  const byName = new Map(cells.map((c) => [c.name, c]));
-  const arrow = svg('g', { class: 'last-arrow', 'aria-hidden': 'true' });
-  let state = null;
-  let selected = null; // the stack picked to move, until its landing space is clicked
-  let live = { ply: null, list: [] }; // stacks cut off by the last stack move of the game
-  let seen = null; // the number of moves in the last live position drawn
-  let carried = null; // a stack being slid to its landing space: {from, before}
-  build();
+  const b = {
+    ctx, root, cells,
+    byName: new Map(cells.map((c) => [c.name, c])),
+    arrow: svg('g', { class: 'last-arrow', 'aria-hidden': 'true' }),
+    state: null,
+    selected: null, // the stack picked to move, until its landing space is clicked
+    live: { ply: null, list: [] }, // stacks cut off by the last stack move of the game
+    seen: null, // the number of moves in the last live position drawn
+    carried: null, // a stack being slid to its landing space: {from, before}
+  };
+  build(b);
+  wireSlide(b);
+  return {
+    update: (state) => {
+      b.state = state;
+      paint(b);
+    },
+  };
+}
 
-  // A piece is slid onto its space, or a stack carried to where it lands;
-  // while it is carried it shows as chosen. A slide that ends anywhere else
-  // leaves the board as it was before the press.
-  onSlide(root, {
+// A piece is slid onto its space, or a stack carried to where it lands;
+// while it is carried it shows as chosen. A slide that ends anywhere else
+// leaves the board as it was before the press.
+function wireSlide(b) {
+  onSlide(b.root, {
     start: (g) => {
-      if (!ctx.send || !state) return false;
-      const { place, moves } = offers();
+      if (!b.ctx.send || !b.state) return false;
+      const { place, moves } = offers(b);
       return place.size > 0 || (g !== null && moves.has(g.dataset.cell));
     },
     begin: (g) => {
-      const { moves } = offers();
+      const { moves } = offers(b);
       if (!g || !moves.has(g.dataset.cell)) return;
-      carried = { from: g.dataset.cell, before: selected };
-      selected = carried.from;
-      paint();
+      b.carried = { from: g.dataset.cell, before: b.selected };
+      b.selected = b.carried.from;
+      paint(b);
     },
-    over: (g) => landing(g) !== null,
+    over: (g) => landing(b, g) !== null,
     drop: (g) => {
-      const move = landing(g);
-      const was = carried;
-      carried = null;
+      const move = landing(b, g);
+      const was = b.carried;
+      b.carried = null;
       if (move === null) {
         if (was) {
-          selected = was.before;
-          paint();
+          b.selected = was.before;
+          paint(b);
         }
         return;
       }
-      selected = null;
-      ctx.send(move);
+      b.selected = null;
+      b.ctx.send(move);
     },
   });
+}
 
-  // landing is the move that letting go over g would make, or null.
-  function landing(g) {
-    if (!g || !state) return null;
-    const name = g.dataset.cell;
-    const { place, moves } = offers();
-    if (carried) return moves.get(carried.from)?.has(name) ? carried.from + name : null;
-    return place.has(name) ? name : null;
+// landing is the move that letting go over g would make, or null.
+function landing(b, g) {
+  if (!g || !b.state) return null;
+  const name = g.dataset.cell;
+  const { place, moves } = offers(b);
+  if (b.carried) return moves.get(b.carried.from)?.has(name) ? b.carried.from + name : null;
+  return place.has(name) ? name : null;
+}
+
+// build draws the board: its plate, lines, coordinates and spaces.
+function build(b) {
+  const box = { xs: [], ys: [] }; // what the view box must hold
+  const extend = (x, y, r = 0) => {
+    box.xs.push(x - r, x + r);
+    box.ys.push(y - r, y + r);
+  };
+  // Empty spaces lie under the last move's arrow, stacks above it.
+  const holes = svg('g', { class: 'holes', 'aria-hidden': 'true' });
+  const grid = svg('g', { class: 'spaces' });
+  for (const c of b.cells) {
+    makeSpace(b, c);
+    extend(c.x, c.y, W * 0.6);
+    holes.append(c.hole);
+    grid.append(c.g);
   }
+  b.root.append(plate(), lines(b), holes, b.arrow, grid, labels(extend));
+  const { xs, ys } = box;
+  const minX = Math.min(...xs);
+  const minY = Math.min(...ys);
+  b.root.setAttribute('viewBox', [minX, minY, Math.max(...xs) - minX, Math.max(...ys) - minY].map((v) => v.toFixed(1)).join(' '));
+}
 
-  function build() {
-    const xs = [];
-    const ys = [];
-    const extend = (x, y, r = 0) => {
-      xs.push(x - r, x + r);
-      ys.push(y - r, y + r);
-    };
-    // The board's outline runs through the six corner spaces; a wide round
-    // stroke turns it into a plate under all of them.
-    const corners = [[0, 0], [8, 0], [10, 2], [10, 4], [2, 4], [0, 2]].map(([c, r]) => centre(c, r).map((v) => v.toFixed(2)).join(' '));
-    const plate = svg('path', { class: 'plate', d: `M${corners.join('L')}Z`, 'stroke-width': W * 1.1 });
+// plate is the board's outline through the six corner spaces; a wide
+// round stroke turns it into a plate under all of them.
+function plate() {
+  const corners = [[0, 0], [8, 0], [10, 2], [10, 4], [2, 4], [0, 2]].map(([c, r]) => centre(c, r).map((v) => v.toFixed(2)).join(' '));
+  return svg('path', { class: 'plate', d: `M${corners.join('L')}Z`, 'stroke-width': W * 1.1 });
+}
 
-    // Lines along the three directions show where stacks can travel.
-    let d = '';
-    for (const c of cells) {
-      const [x, y] = centre(c.col, c.row);
-      for (const [dc, dr] of [[1, 0], [0, 1], [1, 1]]) {
-        if (byName.has(nameOf(c.col + dc, c.row + dr))) {
-          const [x2, y2] = centre(c.col + dc, c.row + dr);
-          d += `M${x.toFixed(2)} ${y.toFixed(2)}L${x2.toFixed(2)} ${y2.toFixed(2)}`;
-        }
+// lines along the three directions show where stacks can travel.
+function lines(b) {
+  let d = '';
+  for (const c of b.cells) {
+    const [x, y] = centre(c.col, c.row);
+    for (const [dc, dr] of [[1, 0], [0, 1], [1, 1]]) {
+      if (b.byName.has(nameOf(c.col + dc, c.row + dr))) {
+        const [x2, y2] = centre(c.col + dc, c.row + dr);
+        d += `M${x.toFixed(2)} ${y.toFixed(2)}L${x2.toFixed(2)} ${y2.toFixed(2)}`;
       }
     }
-    const lines = svg('path', { class: 'lines', d, 'aria-hidden': 'true' });
-
-    const labels = svg('g', { class: 'coords', 'aria-hidden': 'true' });
-    let stubs = '';
-    const label = (text, col, row, towardsCol, towardsRow) => {
-      // A label sits most of a step beyond the end of its row or diagonal;
-      // a letter's slanted line is drawn on towards it, as letters do not
-      // stand under their spaces.
-      const [x0, y0] = centre(col, row);
-      const [x1, y1] = centre(towardsCol, towardsRow);
-      const x = x0 + 0.8 * (x1 - x0);
-      const y = y0 + 0.8 * (y1 - y0);
-      if (towardsCol === col) {
-        const f = (k) => [x0 + k * (x1 - x0), y0 + k * (y1 - y0)].map((v) => v.toFixed(2)).join(' ');
-        stubs += `M${f(0.3)}L${f(0.58)}`;
-      }
-      labels.append(svg('text', { x: x.toFixed(2), y: y.toFixed(2), dy: '0.35em' }, text));
-      extend(x, y, 5);
-    };
-    ROWS.forEach(([lo], row) => label(String(row + 1), lo, row, lo - 1, row));
-    for (let col = 0; col <= 10; col++) {
-      const rows = ROWS.map(([lo, hi], row) => (col >= lo && col <= hi ? row : -1)).filter((r) => r >= 0);
-      const first = rows[0];
-      const last = rows[rows.length - 1];
-      const letter = String.fromCharCode(65 + col);
-      label(letter, col, first, col, first - 1);
-      if (last === 4) label(letter, col, last, col, last + 1);
-    }
-    labels.append(svg('path', { class: 'stubs', d: stubs }));
-
-    // Empty spaces lie under the last move's arrow, stacks above it.
-    const holes = svg('g', { class: 'holes', 'aria-hidden': 'true' });
-    const grid = svg('g', { class: 'spaces' });
-    for (const c of cells) {
-      const [x, y] = centre(c.col, c.row);
-      extend(x, y, W * 0.6);
-      c.x = x;
-      c.y = y;
-      c.g = svg('g', { class: 'space', 'data-cell': c.name });
-      c.disc = svg('circle', { class: 'disc', cx: x, cy: y, r: DISC });
-      c.num = svg('text', { class: 'height', x, y, dy: '0.36em' });
-      c.leaving = svg('circle', { class: 'leaving', cx: x, cy: y, r: DISC });
-      c.ghostNum = svg('text', { class: 'ghost-height', x, y, dy: '0.36em' });
-      c.hole = svg('circle', { class: 'hole', cx: x, cy: y, r: HOLE });
-      holes.append(c.hole);
-      c.g.append(
-        svg('circle', { class: 'hit', cx: x, cy: y, r: W / 2 }),
-        svg('circle', { class: 'ghost', cx: x, cy: y, r: DISC - 1 }),
-        c.ghostNum,
-        c.disc,
-        svg('circle', { class: 'dvonn-ring', cx: x, cy: y, r: DISC * 0.74 }),
-        c.num,
-        c.leaving,
-        svg('circle', { class: 'halo', cx: x, cy: y, r: HALO }),
-        svg('circle', { class: 'pointer', cx: x, cy: y, r: HALO }),
-        svg('circle', { class: 'last-mark', cx: x + DISC * 0.72, cy: y - DISC * 0.72, r: W * 0.11 }),
-        svg('circle', { class: 'focus-ring', cx: x, cy: y, r: HALO + 1.5 }),
-      );
-      c.g.addEventListener('click', () => choose(c.name));
-      c.g.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          choose(c.name);
-        } else if (e.key === 'Escape' && selected) {
-          selected = null;
-          paint();
-        }
-      });
-      grid.append(c.g);
-    }
-    root.append(plate, lines, holes, arrow, grid, labels);
-    const minX = Math.min(...xs);
-    const minY = Math.min(...ys);
-    root.setAttribute('viewBox', [minX, minY, Math.max(...xs) - minX, Math.max(...ys) - minY].map((v) => v.toFixed(1)).join(' '));
   }
+  return svg('path', { class: 'lines', d, 'aria-hidden': 'true' });
+}
 
-  // offers splits the legal moves into placements and, per stack that can
-  // move, its landing spaces.
-  function offers() {
-    const place = new Set();
-    const moves = new Map();
-    if (!ctx.send || !state) return { place, moves };
-    for (const m of state.legal || []) {
-      const p = partsOf(m);
-      if (!p) continue;
-      if (!p.from) {
-        place.add(p.to);
-      } else {
-        if (!moves.has(p.from)) moves.set(p.from, new Set());
-        moves.get(p.from).add(p.to);
-      }
+// labels names the rows and the letters' diagonals at their ends; extend
+// makes room for each label in the view box.
+function labels(extend) {
+  const g = svg('g', { class: 'coords', 'aria-hidden': 'true' });
+  let stubs = '';
+  const label = (text, col, row, towardsCol, towardsRow) => {
+    // A label sits most of a step beyond the end of its row or diagonal;
+    // a letter's slanted line is drawn on towards it, as letters do not
+    // stand under their spaces.
+    const [x0, y0] = centre(col, row);
+    const [x1, y1] = centre(towardsCol, towardsRow);
+    const x = x0 + 0.8 * (x1 - x0);
+    const y = y0 + 0.8 * (y1 - y0);
+    if (towardsCol === col) {
+      const f = (k) => [x0 + k * (x1 - x0), y0 + k * (y1 - y0)].map((v) => v.toFixed(2)).join(' ');
+      stubs += `M${f(0.3)}L${f(0.58)}`;
     }
-    return { place, moves };
+    g.append(svg('text', { x: x.toFixed(2), y: y.toFixed(2), dy: '0.35em' }, text));
+    extend(x, y, 5);
+  };
+  ROWS.forEach(([lo], row) => label(String(row + 1), lo, row, lo - 1, row));
+  for (let col = 0; col <= 10; col++) {
+    const rows = ROWS.map(([lo, hi], row) => (col >= lo && col <= hi ? row : -1)).filter((r) => r >= 0);
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    const letter = String.fromCharCode(65 + col);
+    label(letter, col, first, col, first - 1);
+    if (last === 4) label(letter, col, last, col, last + 1);
   }
+  g.append(svg('path', { class: 'stubs', d: stubs }));
+  return g;
+}
 
-  function choose(name) {
-    if (!ctx.send || !state) return;
-    const { place, moves } = offers();
-    if (place.has(name)) {
-      ctx.send(name);
-    } else if (selected && moves.get(selected)?.has(name)) {
-      const move = selected + name;
-      selected = null;
-      ctx.send(move);
-    } else if (moves.has(name)) {
-      selected = selected === name ? null : name;
-      paint();
-    } else if (selected) {
-      selected = null;
-      paint();
+// makeSpace draws space c with everything it may show, and listens to it.
+function makeSpace(b, c) {
+  const [x, y] = centre(c.col, c.row);
+  c.x = x;
+  c.y = y;
+  c.g = svg('g', { class: 'space', 'data-cell': c.name });
+  c.disc = svg('circle', { class: 'disc', cx: x, cy: y, r: DISC });
+  c.num = svg('text', { class: 'height', x, y, dy: '0.36em' });
+  c.leaving = svg('circle', { class: 'leaving', cx: x, cy: y, r: DISC });
+  c.ghostNum = svg('text', { class: 'ghost-height', x, y, dy: '0.36em' });
+  c.hole = svg('circle', { class: 'hole', cx: x, cy: y, r: HOLE });
+  c.g.append(
+    svg('circle', { class: 'hit', cx: x, cy: y, r: W / 2 }),
+    svg('circle', { class: 'ghost', cx: x, cy: y, r: DISC - 1 }),
+    c.ghostNum,
+    c.disc,
+    svg('circle', { class: 'dvonn-ring', cx: x, cy: y, r: DISC * 0.74 }),
+    c.num,
+    c.leaving,
+    svg('circle', { class: 'halo', cx: x, cy: y, r: HALO }),
+    svg('circle', { class: 'pointer', cx: x, cy: y, r: HALO }),
+    svg('circle', { class: 'last-mark', cx: x + DISC * 0.72, cy: y - DISC * 0.72, r: W * 0.11 }),
+    svg('circle', { class: 'focus-ring', cx: x, cy: y, r: HALO + 1.5 }),
+  );
+  onChoose(c.g, () => choose(b, c.name));
+  c.g.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && b.selected) {
+      b.selected = null;
+      paint(b);
+    }
+  });
+}
+
+// offers splits the legal moves into placements and, per stack that can
+// move, its landing spaces.
+function offers(b) {
+  const place = new Set();
+  const moves = new Map();
+  if (!b.ctx.send || !b.state) return { place, moves };
+  for (const m of b.state.legal || []) {
+    const p = partsOf(m);
+    if (!p) continue;
+    if (!p.from) {
+      place.add(p.to);
+    } else {
+      if (!moves.has(p.from)) moves.set(p.from, new Set());
+      moves.get(p.from).add(p.to);
     }
   }
+  return { place, moves };
+}
 
-  // lastMove is the move to mark. A forced pass changes nothing on the
-  // board, so the stack move before it stays marked.
-  function lastMove() {
-    const moves = state.moves;
-    if (moves) {
-      for (let i = moves.length - 1; i >= 0 && i >= moves.length - 2; i--) {
-        if (moves[i] !== 'PASS') return partsOf(moves[i]);
-      }
-      return null;
+function choose(b, name) {
+  if (!b.ctx.send || !b.state) return;
+  const { place, moves } = offers(b);
+  if (place.has(name)) {
+    b.ctx.send(name);
+  } else if (b.selected && moves.get(b.selected)?.has(name)) {
+    const move = b.selected + name;
+    b.selected = null;
+    b.ctx.send(move);
+  } else if (moves.has(name)) {
+    b.selected = b.selected === name ? null : name;
+    paint(b);
+  } else if (b.selected) {
+    b.selected = null;
+    paint(b);
+  }
+}
+
+// lastMove is the move to mark. A forced pass changes nothing on the
+// board, so the stack move before it stays marked.
+function lastMove(state) {
+  const moves = state.moves;
+  if (moves) {
+    for (let i = moves.length - 1; i >= 0 && i >= moves.length - 2; i--) {
+      if (moves[i] !== 'PASS') return partsOf(moves[i]);
     }
-    const last = state.view.last;
-    return last && !last.pass ? { from: last.from, to: last.to } : null;
+    return null;
   }
+  const last = state.view.last;
+  return last && !last.pass ? { from: last.from, to: last.to } : null;
+}
 
-  // cutOff returns what the last stack move removed. The view forgets it
-  // once the next player passes; in the live game the board keeps showing it
-  // until a real move. Diagrams and replayed positions (no move list) show
-  // what their view says.
-  function cutOff() {
-    const view = state.view;
-    if (!state.moves) return { list: view.removed || [] };
-    const ply = state.moves.length;
-    if (live.ply !== ply) {
-      if (view.removed.length) {
-        // Only a cut-off seen as it happens is animated, not one found on load.
-        live = { ply, list: view.removed, at: seen === ply - 1 ? performance.now() : null };
-      } else if (view.last && view.last.pass && live.ply === ply - 1) {
-        live = { ...live, ply };
-      } else {
-        live = { ply, list: [] };
-      }
+// cutOff returns what the last stack move removed. The view forgets it
+// once the next player passes; in the live game the board keeps showing it
+// until a real move. Diagrams and replayed positions (no move list) show
+// what their view says.
+function cutOff(b) {
+  const { state } = b;
+  const view = state.view;
+  if (!state.moves) return { list: view.removed || [] };
+  const ply = state.moves.length;
+  if (b.live.ply !== ply) {
+    if (view.removed.length) {
+      // Only a cut-off seen as it happens is animated, not one found on load.
+      b.live = { ply, list: view.removed, at: b.seen === ply - 1 ? performance.now() : null };
+    } else if (view.last && view.last.pass && b.live.ply === ply - 1) {
+      b.live = { ...b.live, ply };
+    } else {
+      b.live = { ply, list: [] };
     }
-    seen = ply;
-    return live;
   }
+  b.seen = ply;
+  return b.live;
+}
 
-  function update(s) {
-    state = s;
-    paint();
-  }
-
-  function paint() {
-    const view = state.view;
-    const { place, moves } = offers();
-    if (selected && !moves.has(selected)) selected = null;
-    const stacking = moves.size > 0;
-    const targets = selected ? moves.get(selected) : new Set();
-    const stacks = new Map(view.stacks.map((s) => [s.space, s]));
-    const last = lastMove();
-    const removed = cutOff();
-    const gone = new Map(removed.list.map((s) => [s.space, s]));
+function paint(b) {
+  const { state } = b;
+  const view = state.view;
+  const { place, moves } = offers(b);
+  if (b.selected && !moves.has(b.selected)) b.selected = null;
+  const removed = cutOff(b);
+  const p = {
+    place, moves, view, removed,
+    stacking: moves.size > 0,
+    targets: b.selected ? moves.get(b.selected) : new Set(),
+    stacks: new Map(view.stacks.map((s) => [s.space, s])),
+    last: lastMove(state),
+    gone: new Map(removed.list.map((s) => [s.space, s])),
     // While the leaving animation runs, it must not be restarted or cut
     // short by a repaint (the forced pass that often follows a cut-off).
-    const fresh = removed.at != null && performance.now() - removed.at < LEAVING_MS;
-    const marks = new Set(ctx.marks || []);
-    const preview = partsOf(state.preview); // chosen, waiting for the player to confirm
-    root.setAttribute('class', `board-svg dvonn place-${view.place || 'none'}` + (selected ? ' choosing' : ''));
+    fresh: removed.at != null && performance.now() - removed.at < LEAVING_MS,
+    marks: parseMarks(b.ctx.marks, (name) => b.byName.has(name)).cells,
+    preview: partsOf(state.preview), // chosen, waiting for the player to confirm
+  };
+  b.root.setAttribute('class', `board-svg dvonn place-${view.place || 'none'}` + (b.selected ? ' choosing' : ''));
+  for (const c of b.cells) paintSpace(b, p, c);
+  b.arrow.replaceChildren();
+  drawArrow(b, p.last, 'last');
+  drawArrow(b, p.preview, 'preview');
+}
 
-    for (const c of cells) {
-      const stack = stacks.get(c.name);
-      const cut = gone.get(c.name);
-      const cls = ['space'];
-      if (stack) {
-        cls.push(stack.top);
-        if (stack.dvonns > 0 && stack.top !== 'red') cls.push('has-dvonn');
-        c.num.textContent = String(stack.height);
-      } else {
-        cls.push('empty');
-        c.num.textContent = '';
-      }
-      if (cut) {
-        cls.push('gone', 'gone-' + cut.top);
-        if (fresh) cls.push('fresh');
-        c.ghostNum.textContent = stack ? '' : String(cut.height);
-      }
-      const pickable = place.has(c.name) || moves.has(c.name) || targets.has(c.name);
-      if (place.has(c.name)) cls.push('legal');
-      if (moves.has(c.name)) cls.push(c.name === selected ? 'selected' : 'movable');
-      if (targets.has(c.name)) cls.push('target');
-      if (stacking && stack && stack.top === state.seat && !moves.has(c.name)) cls.push('stuck');
-      if (last && c.name === last.to) cls.push('last');
-      if (last && c.name === last.from) cls.push('last-from');
-      if (marks.has(c.name)) cls.push('marked');
-      if (preview && c.name === preview.to) {
-        if (preview.from) cls.push('preview-to');
-        else cls.push('preview', 'preview-' + (view.place || state.to_move));
-      }
-      if (preview && c.name === preview.from) cls.push('preview-from');
-      c.g.setAttribute('class', cls.join(' '));
-      c.hole.setAttribute('class', ['hole', stack ? 'covered' : '', place.has(c.name) ? 'legal' : '',
-        last && c.name === last.from ? 'last-from' : ''].filter(Boolean).join(' '));
-      if (pickable) c.g.setAttribute('tabindex', '0');
-      else c.g.removeAttribute('tabindex');
-      c.g.setAttribute('role', pickable ? 'button' : 'img');
-      c.g.setAttribute('aria-label', describe(c.name, stack, cut, {
-        movable: moves.has(c.name) && c.name !== selected,
-        selected: c.name === selected,
-        target: targets.has(c.name),
-        stuck: cls.includes('stuck'),
-        last: last && c.name === last.to,
-        lastFrom: last && c.name === last.from,
-      }));
-    }
-    arrow.replaceChildren();
-    drawArrow(last, 'last');
-    drawArrow(preview, 'preview');
+// paintSpace sets the classes, height and accessible name of space c from
+// p, what paint gathered.
+function paintSpace(b, p, c) {
+  const { state, selected } = b;
+  const stack = p.stacks.get(c.name);
+  const cut = p.gone.get(c.name);
+  const last = p.last;
+  const cls = ['space'];
+  if (stack) {
+    cls.push(stack.top);
+    if (stack.dvonns > 0 && stack.top !== 'red') cls.push('has-dvonn');
+    c.num.textContent = String(stack.height);
+  } else {
+    cls.push('empty');
+    c.num.textContent = '';
   }
-
-  function describe(name, stack, cut, is) {
-    const t = ctx.t;
-    let text = stackText(name, stack, t);
-    if (cut && !stack) text = t('dvonn.cell.gone_' + cut.top, { label: text, height: cut.height });
-    if (is.selected) text = t('dvonn.cell.selected', { label: text });
-    else if (is.movable) text = t('dvonn.cell.movable', { label: text });
-    else if (is.stuck) text = t('dvonn.cell.stuck', { label: text });
-    if (is.target) text = t('dvonn.cell.target', { label: text, from: selected });
-    if (is.last) text = t('dvonn.cell.last', { label: text });
-    if (is.lastFrom) text = t('dvonn.cell.last_from', { label: text });
-    return text;
+  if (cut) {
+    cls.push('gone', 'gone-' + cut.top);
+    if (p.fresh) cls.push('fresh');
+    c.ghostNum.textContent = stack ? '' : String(cut.height);
   }
-
-  // drawArrow points from where a stack left to where it landed; only the
-  // part between the two spaces shows, under the stacks it jumped.
-  function drawArrow(move, cls) {
-    if (!move || !move.from) return;
-    const a = byName.get(move.from);
-    const b = byName.get(move.to);
-    if (!a || !b) return;
-    const len = Math.hypot(b.x - a.x, b.y - a.y);
-    const ux = (b.x - a.x) / len;
-    const uy = (b.y - a.y) / len;
-    const tipX = b.x - ux * (DISC + 1);
-    const tipY = b.y - uy * (DISC + 1);
-    const head = W * 0.3;
-    const baseX = tipX - ux * head;
-    const baseY = tipY - uy * head;
-    const side = W * 0.14;
-    const g = svg('g', { class: cls });
-    arrow.append(g);
-    g.append(
-      svg('line', { x1: a.x.toFixed(2), y1: a.y.toFixed(2), x2: baseX.toFixed(2), y2: baseY.toFixed(2) }),
-      svg('polygon', {
-        points: [[tipX, tipY], [baseX - uy * side, baseY + ux * side], [baseX + uy * side, baseY - ux * side]]
-          .map((p) => p.map((v) => v.toFixed(2)).join(',')).join(' '),
-      }),
-    );
+  const pickable = p.place.has(c.name) || p.moves.has(c.name) || p.targets.has(c.name);
+  if (p.place.has(c.name)) cls.push('legal');
+  if (p.moves.has(c.name)) cls.push(c.name === selected ? 'selected' : 'movable');
+  if (p.targets.has(c.name)) cls.push('target');
+  if (p.stacking && stack && stack.top === state.seat && !p.moves.has(c.name)) cls.push('stuck');
+  if (last && c.name === last.to) cls.push('last');
+  if (last && c.name === last.from) cls.push('last-from');
+  if (p.marks.has(c.name)) cls.push('marked');
+  if (p.preview && c.name === p.preview.to) {
+    if (p.preview.from) cls.push('preview-to');
+    else cls.push('preview', 'preview-' + (p.view.place || state.to_move));
   }
+  if (p.preview && c.name === p.preview.from) cls.push('preview-from');
+  c.g.setAttribute('class', cls.join(' '));
+  c.hole.setAttribute('class', ['hole', stack ? 'covered' : '', p.place.has(c.name) ? 'legal' : '',
+    last && c.name === last.from ? 'last-from' : ''].filter(Boolean).join(' '));
+  setChoosable(c.g, pickable);
+  c.g.setAttribute('aria-label', describe(b, c.name, stack, cut, {
+    movable: p.moves.has(c.name) && c.name !== selected,
+    selected: c.name === selected,
+    target: p.targets.has(c.name),
+    stuck: cls.includes('stuck'),
+    last: last && c.name === last.to,
+    lastFrom: last && c.name === last.from,
+  }));
+}
 
-  return { update };
+function describe(b, name, stack, cut, is) {
+  const t = b.ctx.t;
+  let text = stackText(name, stack, t);
+  if (cut && !stack) text = t('dvonn.cell.gone_' + cut.top, { label: text, height: cut.height });
+  if (is.selected) text = t('dvonn.cell.selected', { label: text });
+  else if (is.movable) text = t('dvonn.cell.movable', { label: text });
+  else if (is.stuck) text = t('dvonn.cell.stuck', { label: text });
+  if (is.target) text = t('dvonn.cell.target', { label: text, from: b.selected });
+  if (is.last) text = t('dvonn.cell.last', { label: text });
+  if (is.lastFrom) text = t('dvonn.cell.last_from', { label: text });
+  return text;
+}
+
+// drawArrow points from where a stack left to where it landed; only the
+// part between the two spaces shows, under the stacks it jumped.
+function drawArrow(b, move, cls) {
+  if (!move || !move.from) return;
+  const from = b.byName.get(move.from);
+  const to = b.byName.get(move.to);
+  if (!from || !to) return;
+  const { base, head } = arrowHead([from.x, from.y], [to.x, to.y], DISC + 1, W * 0.3, W * 0.14);
+  const g = svg('g', { class: cls });
+  b.arrow.append(g);
+  g.append(
+    svg('line', { x1: from.x.toFixed(2), y1: from.y.toFixed(2), x2: base[0].toFixed(2), y2: base[1].toFixed(2) }),
+    svg('polygon', { points: head }),
+  );
 }
 
 // stackText names what stands on a space, such as "C3, white stack of 3

@@ -3,7 +3,9 @@
 // column c (number 1, 2, ...) follow the engine's notation: cell (r, c) is
 // on the board when |r - c| <= size - 1, and the stones string lists the
 // cells in row-major order.
-import { svg, cellLabel, onSlide } from './svg.js';
+import { svg, cellLabel } from './svg.js';
+import { onSlide } from './pointer.js';
+import { parseMarks } from './marks.js';
 
 const R = 10; // cell radius in drawing units
 const W = Math.sqrt(3) * R; // distance between neighbours in a row
@@ -101,7 +103,7 @@ export function create(el, ctx) {
     if (view.size !== size) build(view.size);
     legal = new Set(ctx.send ? state.legal || [] : []);
     const winning = new Set(view.winning || []);
-    const marks = new Set(ctx.marks || []);
+    const marks = parseMarks(ctx.marks, (name) => cells.some((c) => c.name === name)).cells;
     cells.forEach((cell, i) => {
       const stone = view.stones[i];
       const colour = stone === 'w' ? 'white' : stone === 'b' ? 'black' : '';

@@ -1,4 +1,5 @@
-// Small helpers the board modules share.
+// Drawing helpers the board modules share: SVG elements, accessible cell
+// names, arrows.
 const NS = 'http://www.w3.org/2000/svg';
 
 // svg makes an SVG element with attributes and optional text.
@@ -17,90 +18,22 @@ export function cellLabel(el, t, name, colour, choosable) {
   el.setAttribute('role', choosable ? 'button' : 'img');
 }
 
-// onSlide lets a finger or a mouse press on the board, slide and let go, so
-// that a finger need not hide its target and a piece can be carried to its
-// landing place. A press and release on one cell is left to the cell's
-// click, so that it behaves exactly like one. The board decides everything
-// through its hooks; el is the element with data-cell under the pointer, or
-// null:
-//
-//   start(el)  whether a press here may begin a slide
-//   begin(el)  the pointer has left the cell it pressed (el, the pressed one)
-//   over(el)   whether to mark el as where the slide would end
-//   drop(el)   the pointer let go over el; null when the slide was cancelled
-export function onSlide(root, { start, begin = () => {}, over, drop }) {
-  let aim = null; // {id, start, moved}
-  let swallow = null; // the pointer whose slide has ended, until its click
+// arrowHead works out an arrow from a to b, points [x, y], whose tip stops
+// gap short of b: where its shaft ends (base) and the points of its head,
+// length long and 2 × half wide, ready for a polygon.
+export function arrowHead(a, b, gap, length, half) {
+  const [x1, y1] = a;
+  const [x2, y2] = b;
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  const ux = (x2 - x1) / len;
+  const uy = (y2 - y1) / len;
+  const tip = [x2 - ux * gap, y2 - uy * gap];
+  const base = [tip[0] - ux * length, tip[1] - uy * length];
+  const head = [tip, [base[0] - uy * half, base[1] + ux * half], [base[0] + uy * half, base[1] - ux * half]];
+  return { base, head: pointList(head) };
+}
 
-  const cellAt = (e) => {
-    const el = document.elementFromPoint(e.clientX, e.clientY)?.closest('[data-cell]');
-    return el && root.contains(el) ? el : null;
-  };
-  const mark = (el) => {
-    for (const old of root.querySelectorAll('.aimed')) if (old !== el) old.classList.remove('aimed');
-    if (el) el.classList.add('aimed');
-  };
-
-  // The pointer is followed through the window: a mouse may leave the
-  // board and let go elsewhere, and the board must still hear of it.
-  const move = (e) => {
-    if (e.pointerId !== aim.id) return;
-    const el = cellAt(e);
-    if (!aim.moved && el !== aim.start) {
-      aim.moved = true;
-      begin(aim.start);
-    }
-    if (aim.moved) mark(el && over(el) ? el : null);
-  };
-  const end = (e) => {
-    if (e.pointerId !== aim.id) return;
-    const { moved } = aim;
-    stop();
-    if (!moved) return;
-    if (e.type === 'pointerup') {
-      swallow = e.pointerId;
-      drop(cellAt(e));
-    } else {
-      drop(null);
-    }
-  };
-  const stop = () => {
-    aim = null;
-    mark(null);
-    window.removeEventListener('pointermove', move);
-    window.removeEventListener('pointerup', end);
-    window.removeEventListener('pointercancel', end);
-  };
-
-  root.addEventListener('pointerdown', (e) => {
-    swallow = null;
-    if (!e.isPrimary || e.button !== 0) return;
-    if (aim) {
-      // A release the window never heard of; that slide is over.
-      const { moved } = aim;
-      stop();
-      if (moved) drop(null);
-    }
-    const el = cellAt(e);
-    if (!start(el)) return;
-    aim = { id: e.pointerId, start: el, moved: false };
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', end);
-    window.addEventListener('pointercancel', end);
-  });
-  // touch-action keeps the page still, yet the browser may take a quick
-  // slide for a fling and spend the next tap on stopping it, unless the
-  // page keeps the slide's moves to itself. A tap, which barely moves,
-  // still ends in its click.
-  root.addEventListener('touchmove', (e) => {
-    if (aim && e.cancelable) e.preventDefault();
-  }, { passive: false });
-  // The click that a browser may send after a slide is not a second
-  // choice. A click from a keyboard or a screen reader has no pointer of
-  // that number, and every real press starts with a pointerdown.
-  root.addEventListener('click', (e) => {
-    if (swallow === null || (e.pointerId !== undefined && e.pointerId !== swallow)) return;
-    swallow = null;
-    e.stopPropagation();
-  }, true);
+// pointList writes points [x, y] as an SVG points attribute.
+export function pointList(points) {
+  return points.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ');
 }

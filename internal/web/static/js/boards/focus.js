@@ -1,0 +1,27 @@
+// Keyboard focus on a board: which cells take it, and where it goes when
+// the cell that had it stops being a choice.
+
+// setChoosable makes el a button in the tab order when a player may choose
+// it, and a picture outside it otherwise.
+export function setChoosable(el, choosable) {
+  el.setAttribute('role', choosable ? 'button' : 'img');
+  if (choosable) el.setAttribute('tabindex', '0');
+  else el.removeAttribute('tabindex');
+}
+
+// hasFocus says whether the focus is inside el.
+export function hasFocus(el) {
+  return el.contains(document.activeElement);
+}
+
+// keepFocus moves the focus inside el to the first element matching one of
+// selectors, in their order, when the element that had it went away or
+// stopped being a choice.
+export function keepFocus(el, selectors) {
+  const a = document.activeElement;
+  if (a && el.contains(a) && (a.tagName === 'BUTTON' || a.getAttribute('tabindex') === '0')) return;
+  for (const sel of selectors) {
+    const next = el.querySelector(sel);
+    if (next) return next.focus({ preventScroll: true });
+  }
+}
