@@ -111,7 +111,7 @@ func stateAs(t *testing.T, srv *bt.Server, id, secret string) seatState {
 func TestPlayOnFromAnImportedRecord(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	p := bt.NewProfile(t)
-	must(t, bt.Navigate(p, srv.URL+"/import"))
+	openImport(t, p, srv)
 	setValue(t, p, "#record-text", "(;FF[4]SZ[5]RE[B];W[E5];B[D4];W[F6];B[resign])")
 	must(t, bt.Click(p, `#import-form button[type=submit]`))
 	must(t, bt.WaitText(p, "#replay-banner", "Final position (3 moves)"))

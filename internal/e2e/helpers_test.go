@@ -133,3 +133,11 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// openImport opens the import page and waits until its script can take a
+// record.
+func openImport(t *testing.T, ctx context.Context, srv *bt.Server) {
+	t.Helper()
+	must(t, bt.Navigate(ctx, srv.URL+"/import"))
+	waitFor(t, ctx, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
+}

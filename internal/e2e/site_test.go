@@ -184,7 +184,7 @@ func TestLanguageSwitch(t *testing.T) {
 func TestImportRecord(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	p := bt.NewProfile(t)
-	must(t, bt.Navigate(p, srv.URL+"/import"))
+	openImport(t, p, srv)
 	bad := `(;FF[4]SZ[5];W[E5];B[D4];W[E5])`
 	setValue(t, p, "#record-text", bad)
 	must(t, bt.Click(p, `#import-form button[type=submit]`))

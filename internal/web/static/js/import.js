@@ -30,6 +30,8 @@ export function start() {
     }
     await show(body);
   });
+  // Until now a click would have sent the form nowhere.
+  $('import-form').querySelector('button[type=submit]').disabled = false;
 }
 
 async function show(rec) {
