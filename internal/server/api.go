@@ -18,7 +18,7 @@ func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
 				return Snapshot{}, err
 			}
 		}
-		return g.snapshot(seat), nil
+		return g.fullSnapshot(seat), nil
 	})
 	if err != nil {
 		writeError(w, err)

@@ -21,6 +21,8 @@ type Store interface {
 	ComputerGames(ctx context.Context) ([]string, error)
 	// TimedGames lists the games in play with a clock.
 	TimedGames(ctx context.Context) ([]string, error)
+	Say(ctx context.Context, id string, line store.ChatLine) (store.ChatLine, error)
+	Chat(ctx context.Context, id string) ([]store.ChatLine, error)
 }
 
 // hub is the registry of the games in play: it keeps them in memory, one

@@ -68,7 +68,7 @@ func (g *liveGame) catchUp(seat string, after int) [][]byte {
 			out = append(out, encode(eventMessage{Type: "event", Version: e.Seq, Event: e}))
 		}
 	}
-	snap := g.snapshot(seat)
+	snap := g.fullSnapshot(seat)
 	return append(out, encode(stateMessage{Type: "state", Version: snap.Version, State: snap}))
 }
 
@@ -123,8 +123,13 @@ func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
 	for sub := range g.subs {
 		b, ok := made[sub.seat]
 		if !ok {
-			b = encode(msg(sub.seat))
+			if m := msg(sub.seat); m != nil {
+				b = encode(m)
+			}
 			made[sub.seat] = b
+		}
+		if b == nil {
+			continue // not for this page's eyes
 		}
 		if !h.deliver(g, sub, b) && sub.seat != "" {
 			playerLeft = true

@@ -36,6 +36,8 @@ type replayed struct {
 	view     any
 	ticks    []clock.Move // what the clocks count: moves and takebacks
 	offer    *Offer       // an offer waiting for an answer
+	names    [2]string    // the players' names, by seatIndex
+	chat     []store.ChatLine
 }
 
 type presence struct {

@@ -58,6 +58,9 @@ func (h *hub) load(ctx context.Context, id string, g *liveGame) error {
 			return fmt.Errorf("game %s: replaying event %d: %w", id, e.Seq, err)
 		}
 	}
+	if g.chat, err = h.store.Chat(ctx, id); err != nil {
+		return err
+	}
 	g.view = g.state.View()
 	g.loaded = true
 	h.armClock(g)

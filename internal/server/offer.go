@@ -64,6 +64,8 @@ func (g *liveGame) apply(e store.Event, after game.State) error {
 		g.offer = &Offer{Kind: e.Move, By: e.Seat}
 	case "decline", "draw":
 		g.offer = nil
+	case "name":
+		g.names[seatIndex(e.Seat)] = e.Move
 	}
 	g.events = append(g.events, e)
 	return nil

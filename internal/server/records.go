@@ -70,6 +70,12 @@ func (g *liveGame) record() game.Record {
 	case "black":
 		r.Black = name
 	}
+	if n := g.names[0]; n != "" {
+		r.White = n
+	}
+	if n := g.names[1]; n != "" {
+		r.Black = n
+	}
 	if g.rec.Status == "over" {
 		r.Winner, r.Reason = g.rec.Winner, g.rec.Reason
 	}

@@ -26,6 +26,7 @@ type Config struct {
 	CreatesPerMinute float64
 	MovesPerSecond   float64
 	ConnsPerClient   int
+	ChatsPerMinute   float64
 }
 
 // Server handles every request of the site.
@@ -37,6 +38,7 @@ type Server struct {
 	order   []game.Game // as configured, for a stable order
 	creates *limiter
 	moves   *limiter
+	chats   *limiter
 	conns   *counter // live connections per address
 	mux     *http.ServeMux
 }
@@ -61,6 +63,9 @@ func New(cfg Config) *Server {
 	if cfg.MovesPerSecond == 0 {
 		cfg.MovesPerSecond = 30
 	}
+	if cfg.ChatsPerMinute == 0 {
+		cfg.ChatsPerMinute = 30
+	}
 	if cfg.ConnsPerClient == 0 {
 		cfg.ConnsPerClient = maxConnsPerClient
 	}
@@ -72,6 +77,7 @@ func New(cfg Config) *Server {
 		order:   cfg.Games,
 		creates: newLimiter(cfg.CreatesPerMinute/60, cfg.CreatesPerMinute/3),
 		moves:   newLimiter(cfg.MovesPerSecond, 2*cfg.MovesPerSecond),
+		chats:   newLimiter(cfg.ChatsPerMinute/60, cfg.ChatsPerMinute/6),
 		conns:   newCounter(cfg.ConnsPerClient),
 		mux:     http.NewServeMux(),
 	}
@@ -102,6 +108,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/rematch", s.apiRematch)
 	m.HandleFunc("POST /api/games/{id}/offer", s.apiOffer)
 	m.HandleFunc("POST /api/games/{id}/answer", s.apiAnswer)
+	m.HandleFunc("POST /api/games/{id}/name", s.apiName)
+	m.HandleFunc("POST /api/games/{id}/chat", s.apiChat)
 	m.HandleFunc("GET /api/games/{id}/ws", s.live)
 	m.HandleFunc("GET /api/games/{id}/positions", s.apiPositions)
 	m.HandleFunc("GET /api/games/{id}/record", s.apiRecord)

@@ -27,8 +27,11 @@ type Snapshot struct {
 	Next     string              `json:"next,omitempty"`
 	Clock    *ClockView          `json:"clock,omitempty"`
 	Offer    *Offer              `json:"offer"`
-	Created  time.Time           `json:"created"`
-	Updated  time.Time           `json:"updated"`
+	// Chat is sent to players only, and only with the full state; new
+	// lines come as messages of their own.
+	Chat    []store.ChatLine `json:"chat,omitempty"`
+	Created time.Time        `json:"created"`
+	Updated time.Time        `json:"updated"`
 }
 
 // Result is how a game ended; Winner is "none" for a draw.
@@ -42,6 +45,7 @@ type Result struct {
 type Presence struct {
 	// Computer is the level of the computer in this seat, 0 for a person.
 	Computer int        `json:"computer,omitempty"`
+	Name     string     `json:"name,omitempty"`
 	Seated   bool       `json:"seated"`
 	Online   bool       `json:"online"`
 	Since    *time.Time `json:"since,omitempty"`
@@ -77,6 +81,7 @@ func (g *liveGame) players() map[string]Presence {
 	for i, seat := range []string{"white", "black"} {
 		p := g.presence[i]
 		pr := Presence{Seated: g.hashOf(seat) != nil, Online: p.conns > 0}
+		pr.Name = g.names[i]
 		if seat == g.rec.Computer {
 			pr.Computer, pr.Online = g.rec.Level, true
 		}
@@ -94,4 +99,14 @@ func (g *liveGame) hashOf(seat string) []byte {
 		return g.rec.WhiteHash
 	}
 	return g.rec.BlackHash
+}
+
+// fullSnapshot is the snapshot with what only the first state carries:
+// the chat, for a player.
+func (g *liveGame) fullSnapshot(seat string) Snapshot {
+	s := g.snapshot(seat)
+	if seat != "" {
+		s.Chat = g.chat
+	}
+	return s
 }

@@ -14,13 +14,15 @@ import (
 
 // clientMessage is what a page sends over the live connection.
 type clientMessage struct {
-	Type   string `json:"type"` // "move", "resign", "rematch", "offer", "answer" or "resync"
-	ID     int64  `json:"id"`   // echoed in the answer
-	Ply    *int   `json:"ply"`
-	Move   string `json:"move"`
-	After  *int   `json:"after"`
-	Kind   string `json:"kind"`   // of an offer or answer
-	Accept *bool  `json:"accept"` // of an answer
+	Type   string  `json:"type"` // "move", "resign", "rematch", "offer", "answer" or "resync"
+	ID     int64   `json:"id"`   // echoed in the answer
+	Ply    *int    `json:"ply"`
+	Move   string  `json:"move"`
+	After  *int    `json:"after"`
+	Kind   string  `json:"kind"`   // of an offer or answer
+	Accept *bool   `json:"accept"` // of an answer
+	Name   *string `json:"name"`   // a player's new name
+	Text   string  `json:"text"`   // a chat line
 }
 
 // reply answers one client message.
@@ -176,6 +178,16 @@ func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret 
 		rep.Next, _, err = s.hub.rematch(ctx, id, secret)
 	case "offer":
 		rep.Version, err = s.hub.offer(ctx, id, secret, m.Kind)
+	case "chat":
+		if !s.chats.allow(clientKey(r), s.hub.now()) {
+			return errorReply(m.ID, refuse(http.StatusTooManyRequests, "rate", "too many chat lines: slow down")), true
+		}
+		_, err = s.hub.say(ctx, id, secret, m.Text)
+	case "name":
+		if m.Name == nil {
+			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `a name message needs "name"`)), true
+		}
+		rep.Version, err = s.hub.rename(ctx, id, secret, *m.Name)
 	case "answer":
 		if m.Accept == nil || m.Kind == "" {
 			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `an answer needs "kind" and "accept"`)), true

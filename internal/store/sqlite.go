@@ -63,6 +63,14 @@ var migrations = []string{
 	ALTER TABLE games ADD COLUMN clock_increment_ms INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;
 	CREATE INDEX games_timed_playing ON games (status) WHERE clock_initial_ms != 0 OR clock_days != 0;`,
+	`CREATE TABLE chat (
+		game_id TEXT NOT NULL REFERENCES games(id),
+		seq     INTEGER NOT NULL,
+		seat    TEXT NOT NULL,
+		text    TEXT NOT NULL,
+		at      INTEGER NOT NULL,
+		PRIMARY KEY (game_id, seq)
+	) WITHOUT ROWID;`,
 }
 
 // OpenSQLite opens (creating if needed) the database file at path and
@@ -425,4 +433,41 @@ func (s *SQLite) ids(ctx context.Context, what, query string) ([]string, error) 
 		ids = append(ids, id)
 	}
 	return ids, rows.Err()
+}
+
+// Say stores a chat line of a game, numbered after the last, and returns
+// it with its number.
+func (s *SQLite) Say(ctx context.Context, id string, line ChatLine) (ChatLine, error) {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE game_id = ?`, id).Scan(&line.Seq); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO chat (game_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)`,
+			id, line.Seq, line.Seat, line.Text, line.At.UnixMilli())
+		return err
+	})
+	if err != nil {
+		return ChatLine{}, fmt.Errorf("game %s: storing a chat line: %w", id, err)
+	}
+	return line, nil
+}
+
+// Chat returns a game's chat lines in order.
+func (s *SQLite) Chat(ctx context.Context, id string) ([]ChatLine, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT seq, seat, text, at FROM chat WHERE game_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: reading the chat: %w", id, err)
+	}
+	defer rows.Close()
+	var lines []ChatLine
+	for rows.Next() {
+		var l ChatLine
+		var at int64
+		if err := rows.Scan(&l.Seq, &l.Seat, &l.Text, &at); err != nil {
+			return nil, err
+		}
+		l.At = time.UnixMilli(at)
+		lines = append(lines, l)
+	}
+	return lines, rows.Err()
 }

@@ -251,3 +251,26 @@ func TestTimedGames(t *testing.T) {
 		t.Errorf("games with a clock in play: %v, %v", ids, err)
 	}
 }
+
+func TestChat(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := t.Context()
+	g := sample("chatgame01")
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	at := g.Created
+	for i, text := range []string{"hello", "<b>hi</b> 😀"} {
+		l, err := s.Say(ctx, g.ID, ChatLine{Seat: "white", Text: text, At: at})
+		if err != nil || l.Seq != i+1 {
+			t.Fatalf("say %q: %+v %v", text, l, err)
+		}
+	}
+	lines, err := s.Chat(ctx, g.ID)
+	if err != nil || len(lines) != 2 || lines[1].Text != "<b>hi</b> 😀" || !lines[1].At.Equal(at) {
+		t.Fatalf("chat: %+v %v", lines, err)
+	}
+	if _, err := s.Say(ctx, "nosuchgame", ChatLine{Seat: "white", Text: "x", At: at}); err == nil {
+		t.Error("a chat line for no game was stored")
+	}
+}

@@ -51,6 +51,15 @@ type Event struct {
 	At   time.Time `json:"at"`
 }
 
+// ChatLine is one message between the players of a game. Chat is kept
+// apart from the events: watchers never see it.
+type ChatLine struct {
+	Seq  int       `json:"seq"`
+	Seat string    `json:"seat"`
+	Text string    `json:"text"`
+	At   time.Time `json:"at"`
+}
+
 // Ending is the result an event brings, if any.
 type Ending struct {
 	Winner, Reason string

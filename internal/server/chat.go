@@ -1,0 +1,82 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"bretter/internal/store"
+)
+
+// Chat between the two players of a game. It is kept with the game but
+// apart from its events, and goes only to the players' pages: watchers
+// never see it.
+
+// maxChat is the longest chat line, in characters.
+const maxChat = 500
+
+// cleanChat trims a chat line and checks it.
+func cleanChat(text string) (string, error) {
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return "", refuse(http.StatusBadRequest, "bad_request", "a chat line needs some text")
+	case !utf8.ValidString(text):
+		return "", refuse(http.StatusBadRequest, "bad_request", "a chat line must be text (UTF-8)")
+	case utf8.RuneCountInString(text) > maxChat:
+		return "", refuse(http.StatusBadRequest, "bad_request", "a chat line has at most %d characters", maxChat)
+	case strings.IndexFunc(text, unicode.IsControl) >= 0:
+		return "", refuse(http.StatusBadRequest, "bad_request", "a chat line cannot hold control characters or line breaks")
+	}
+	return text, nil
+}
+
+// say stores a chat line from the holder of secret and sends it to both
+// players' pages.
+func (h *hub) say(ctx context.Context, id, secret, text string) (store.ChatLine, error) {
+	text, err := cleanChat(text)
+	if err != nil {
+		return store.ChatLine{}, err
+	}
+	return within(ctx, h, id, func(g *liveGame) (store.ChatLine, error) {
+		seat, err := g.seat(secret)
+		if err != nil {
+			return store.ChatLine{}, err
+		}
+		line, err := h.store.Say(ctx, g.rec.ID, store.ChatLine{Seat: seat, Text: text, At: h.now()})
+		if err != nil {
+			return store.ChatLine{}, err
+		}
+		g.chat = append(g.chat, line)
+		h.broadcast(g, func(seat string) any {
+			if seat == "" {
+				return nil
+			}
+			return map[string]any{"type": "chat", "line": line}
+		})
+		return line, nil
+	})
+}
+
+func (s *Server) apiChat(w http.ResponseWriter, r *http.Request) {
+	if !s.chats.allow(clientKey(r), s.hub.now()) {
+		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many chat lines from your address: slow down"))
+		return
+	}
+	var req struct {
+		Text string `json:"text"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	id := r.PathValue("id")
+	line, err := s.hub.say(r.Context(), id, s.secret(r, id), req.Text)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, line)
+}

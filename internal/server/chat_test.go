@@ -1,0 +1,77 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestChatReachesPlayersOnly(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"fanorona"}`)
+	white, black, watcher := ts.dial(t, g.id, g.white, ""), ts.dial(t, g.id, g.black, ""), ts.dial(t, g.id, "", "")
+	white.next("state")
+	black.next("state")
+	watcher.next("state")
+	white.send(map[string]any{"type": "chat", "id": 1, "text": "  <script>alert(1)</script> good luck  "})
+	white.next("ack")
+	black.next("chat")
+	var line struct{ Seq int }
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/chat", g.black, map[string]string{"text": "thanks, Łukasz 😀"}, &line); code != http.StatusOK || line.Seq != 2 {
+		t.Fatalf("chat over the API: %d %+v", code, line)
+	}
+	// The watcher got nothing of it: the next thing it sees is a move.
+	ts.moveAt(t, g, 0, ts.state(t, g.id, g.white).Legal[0])
+	if m := watcher.read(); m.Type != "event" {
+		t.Fatalf("the watcher got a %q message", m.Type)
+	}
+	if s := ts.state(t, g.id, ""); len(s.Chat) != 0 {
+		t.Fatalf("a watcher reads the chat: %+v", s.Chat)
+	}
+	s := ts.state(t, g.id, g.black)
+	if len(s.Chat) != 2 || s.Chat[0].Text != "<script>alert(1)</script> good luck" || s.Chat[0].Seat != "white" || s.Chat[1].Seat != "black" {
+		t.Fatalf("the players' chat: %+v", s.Chat)
+	}
+	if s := restartOn(t, ts).state(t, g.id, g.white); len(s.Chat) != 2 {
+		t.Errorf("after a restart: %+v", s.Chat)
+	}
+}
+
+func TestChatRefusesBadLines(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"fanorona"}`)
+	for _, tt := range []struct {
+		secret, text string
+		code         int
+	}{
+		{g.white, "   ", http.StatusBadRequest},
+		{g.white, strings.Repeat("ż", 501), http.StatusBadRequest},
+		{g.white, "line\nbreak", http.StatusBadRequest},
+		{"", "hello", http.StatusForbidden},
+		{"wrong", "hello", http.StatusForbidden},
+		{g.white, strings.Repeat("ż", 500), http.StatusOK},
+	} {
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/chat", tt.secret, map[string]string{"text": tt.text}, nil); code != tt.code {
+			t.Errorf("chat %.20q: %d, want %d", tt.text, code, tt.code)
+		}
+	}
+	if s := ts.state(t, g.id, g.white); len(s.Chat) != 1 {
+		t.Errorf("%d lines stored, want the one good one", len(s.Chat))
+	}
+}
+
+func TestChatIsRateLimited(t *testing.T) {
+	ts := newTestServer(t)
+	ts.srv.chats = newLimiter(30.0/60, 5) // the default
+	g := ts.newGame(t, `{"game":"fanorona"}`)
+	limited := false
+	for i := range 20 {
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/chat", g.white, map[string]string{"text": "spam"}, nil); code == http.StatusTooManyRequests {
+			limited = i >= 5
+			break
+		}
+	}
+	if !limited {
+		t.Error("twenty chat lines at once were all taken, or the first few refused")
+	}
+}

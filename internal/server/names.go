@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"bretter/internal/store"
+)
+
+// A player may give a name, without an account: an event "name" with the
+// name as its Move, so that every page, a replay and the record agree.
+
+// maxName is the longest name, in characters.
+const maxName = 20
+
+// cleanName trims a name and checks it: at most maxName characters, any
+// script, no control characters. An empty name removes it.
+func cleanName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case !utf8.ValidString(name):
+		return "", refuse(http.StatusBadRequest, "bad_request", "a name must be text (UTF-8)")
+	case utf8.RuneCountInString(name) > maxName:
+		return "", refuse(http.StatusBadRequest, "bad_request", "a name has at most %d characters", maxName)
+	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) >= 0:
+		return "", refuse(http.StatusBadRequest, "bad_request", "a name cannot hold control characters or line breaks")
+	}
+	return name, nil
+}
+
+// rename gives the holder of secret a name and returns the game's new
+// version.
+func (h *hub) rename(ctx context.Context, id, secret, name string) (int, error) {
+	name, err := cleanName(name)
+	if err != nil {
+		return 0, err
+	}
+	return within(ctx, h, id, func(g *liveGame) (int, error) {
+		seat, err := g.seat(secret)
+		if err != nil {
+			return 0, err
+		}
+		if g.names[seatIndex(seat)] == name {
+			return len(g.events), nil
+		}
+		return h.commit(ctx, g, step{store.Event{Kind: "name", Seat: seat, Move: name}, g.state})
+	})
+}
+
+func (s *Server) apiName(w http.ResponseWriter, r *http.Request) {
+	if !s.moves.allow(clientKey(r), s.hub.now()) {
+		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many requests from your address: slow down"))
+		return
+	}
+	var req struct {
+		Name *string `json:"name"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Name == nil {
+		writeError(w, refuse(http.StatusBadRequest, "bad_request", `give a "name" (empty to remove it)`))
+		return
+	}
+	id := r.PathValue("id")
+	version, err := s.hub.rename(r.Context(), id, s.secret(r, id), *req.Name)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"version": version})
+}
