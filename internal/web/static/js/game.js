@@ -6,6 +6,7 @@ import { load } from './boards.js';
 import { button } from './controls.js';
 import { createReplay } from './replay.js';
 import { createClocks } from './clocks.js';
+import { createChat } from './chat.js';
 import { wire } from './settings.js';
 import * as sound from './sound.js';
 
@@ -27,6 +28,7 @@ const page = {
   preview: null, // a move chosen and waiting for confirmation
   past: { version: -1, positions: [] }, // every position, fetched for replaying
   clocks: null,
+  chat: null,
 };
 
 export async function start() {
@@ -36,6 +38,10 @@ export async function start() {
   page.clocks = createClocks({
     t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
     announce: (text) => { $('announce').textContent = text; },
+  });
+  page.chat = createChat({
+    t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
+    who: (seat) => page.state?.players[seat]?.name || colourName(seat),
   });
   $('pending-yes').addEventListener('click', () => {
     const move = page.preview;
@@ -121,6 +127,10 @@ function receive(msg) {
     case 'state':
       page.version = msg.version;
       show(msg.state);
+      page.chat.reset(msg.state);
+      break;
+    case 'chat':
+      page.chat.add(msg.line);
       break;
     case 'event':
       if (msg.version <= page.version) break;
@@ -387,7 +397,7 @@ function renderPlayers() {
     if (p.seated && seat !== page.boot.seat && !p.computer) {
       where = p.online ? t('players.online') : p.since ? t('players.away', { time: time(new Date(p.since)) }) : t('players.offline');
     }
-    li.append(dot(seat), ` ${colourName(seat)}`);
+    li.append(dot(seat), ` ${p.name ? `${p.name} · ` : ''}${colourName(seat)}`);
     if (who) li.append(` (${who})`);
     if (where) {
       const span = document.createElement('span');

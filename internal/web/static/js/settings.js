@@ -9,6 +9,7 @@ const defaults = {
   sound: false,
   contrast: false,
   coords: true,
+  chat: true,
 };
 
 export function load() {
@@ -32,6 +33,7 @@ export function apply(settings) {
   const root = document.documentElement.classList;
   root.toggle('contrast', settings.contrast);
   root.toggle('no-coords', !settings.coords);
+  root.toggle('no-chat', !settings.chat);
 }
 
 // wire connects the checkboxes of a settings panel, if the page has one.
