@@ -1,10 +1,7 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -91,18 +88,7 @@ type seatState struct {
 
 func stateAs(t *testing.T, srv *bt.Server, id, secret string) seatState {
 	t.Helper()
-	req, err := http.NewRequestWithContext(context.Background(), "GET", srv.URL+"/api/games/"+id, nil)
-	must(t, err)
-	req.Header.Set("Authorization", "Bearer "+secret)
-	res, err := http.DefaultClient.Do(req)
-	must(t, err)
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("GET /api/games/%s: %s", id, res.Status)
-	}
-	var s seatState
-	must(t, json.NewDecoder(res.Body).Decode(&s))
-	return s
+	return readState[seatState](t, srv, id, secret)
 }
 
 // From an imported record, stepped back one move, the player plays on

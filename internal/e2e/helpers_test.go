@@ -92,13 +92,25 @@ type snapshot struct {
 // apiState reads a game through the JSON API, as a watcher.
 func apiState(t *testing.T, srv *bt.Server, id string) snapshot {
 	t.Helper()
-	res, err := http.Get(srv.URL + "/api/games/" + id)
+	return readState[snapshot](t, srv, id, "")
+}
+
+// readState reads a game through the JSON API, as the holder of secret
+// (a watcher without one).
+func readState[S any](t *testing.T, srv *bt.Server, id, secret string) S {
+	t.Helper()
+	req, err := http.NewRequest("GET", srv.URL+"/api/games/"+id, nil)
+	must(t, err)
+	if secret != "" {
+		req.Header.Set("Authorization", "Bearer "+secret)
+	}
+	res, err := http.DefaultClient.Do(req)
 	must(t, err)
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("GET /api/games/%s: %s", id, res.Status)
 	}
-	var s snapshot
+	var s S
 	must(t, json.NewDecoder(res.Body).Decode(&s))
 	return s
 }

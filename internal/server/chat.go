@@ -3,9 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"bretter/internal/store"
 )
@@ -19,18 +16,11 @@ const maxChat = 500
 
 // cleanChat trims a chat line and checks it.
 func cleanChat(text string) (string, error) {
-	text = strings.TrimSpace(text)
-	switch {
-	case text == "":
-		return "", refuse(http.StatusBadRequest, "bad_request", "a chat line needs some text")
-	case !utf8.ValidString(text):
-		return "", refuse(http.StatusBadRequest, "bad_request", "a chat line must be text (UTF-8)")
-	case utf8.RuneCountInString(text) > maxChat:
-		return "", refuse(http.StatusBadRequest, "bad_request", "a chat line has at most %d characters", maxChat)
-	case strings.IndexFunc(text, unicode.IsControl) >= 0:
-		return "", refuse(http.StatusBadRequest, "bad_request", "a chat line cannot hold control characters or line breaks")
+	text, err := cleanLine("a chat line", text, maxChat)
+	if err == nil && text == "" {
+		err = refuse(http.StatusBadRequest, "bad_request", "a chat line needs some text")
 	}
-	return text, nil
+	return text, err
 }
 
 // say stores a chat line from the holder of secret and sends it to both

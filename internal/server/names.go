@@ -17,18 +17,23 @@ import (
 const maxName = 20
 
 // cleanName trims a name and checks it: at most maxName characters, any
-// script, no control characters. An empty name removes it.
-func cleanName(name string) (string, error) {
-	name = strings.TrimSpace(name)
+// script, one line. An empty name removes it.
+func cleanName(name string) (string, error) { return cleanLine("a name", name, maxName) }
+
+// cleanLine trims a line of text that people write for others to read
+// and checks it: UTF-8, at most max characters, no control characters or
+// line breaks.
+func cleanLine(what, text string, max int) (string, error) {
+	text = strings.TrimSpace(text)
 	switch {
-	case !utf8.ValidString(name):
-		return "", refuse(http.StatusBadRequest, "bad_request", "a name must be text (UTF-8)")
-	case utf8.RuneCountInString(name) > maxName:
-		return "", refuse(http.StatusBadRequest, "bad_request", "a name has at most %d characters", maxName)
-	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) >= 0:
-		return "", refuse(http.StatusBadRequest, "bad_request", "a name cannot hold control characters or line breaks")
+	case !utf8.ValidString(text):
+		return "", refuse(http.StatusBadRequest, "bad_request", "%s must be text (UTF-8)", what)
+	case utf8.RuneCountInString(text) > max:
+		return "", refuse(http.StatusBadRequest, "bad_request", "%s has at most %d characters", what, max)
+	case strings.IndexFunc(text, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) >= 0:
+		return "", refuse(http.StatusBadRequest, "bad_request", "%s cannot hold control characters or line breaks", what)
 	}
-	return name, nil
+	return text, nil
 }
 
 // rename gives the holder of secret a name and returns the game's new
