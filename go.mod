@@ -6,6 +6,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coder/websocket v1.8.15
+	golang.org/x/text v0.44.0
 	modernc.org/sqlite v1.62.0
 )
 

@@ -288,7 +288,7 @@ func checkLabels(t *testing.T, ctx context.Context, s *dvonn.State) {
 		case st.Height == 1:
 			want = fmt.Sprintf("%s, %s piece", st.Space, st.Top)
 		default:
-			want = fmt.Sprintf("%s, %s stack of %d", st.Space, st.Top, st.Height)
+			want = fmt.Sprintf("%s, %s stack of %d pieces", st.Space, st.Top, st.Height)
 		}
 		switch {
 		case st.Dvonns == 1 && st.Top != "red":

@@ -1,8 +1,11 @@
 package web
 
 import (
+	"fmt"
 	"io/fs"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,24 +22,65 @@ func TestCataloguesAreComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(catalogs) < 2 {
-		t.Fatalf("%d languages, want German and English at least", len(catalogs))
+	for _, lang := range []string{"de", "en"} {
+		if _, ok := catalogs[lang]; !ok {
+			t.Errorf("no catalogue for %s", lang)
+		}
 	}
 	if missing := MissingKeys(catalogs); len(missing) > 0 {
 		t.Fatalf("catalogues differ:\n%s", strings.Join(missing, "\n"))
 	}
+	if problems := PluralProblems(catalogs); len(problems) > 0 {
+		t.Fatalf("plural forms:\n%s", strings.Join(problems, "\n"))
+	}
 	for lang, c := range catalogs {
-		for k, v := range c {
-			if strings.TrimSpace(v) == "" {
+		for k, m := range c {
+			if !m.Counted() && strings.TrimSpace(m.Text) == "" {
 				t.Errorf("%s: %s is empty", lang, k)
 			}
 		}
 	}
 }
 
+// Each language needs the plural categories CLDR gives it.
+func TestCategories(t *testing.T) {
+	for lang, want := range map[string]string{"en": "one other", "de": "one other", "pl": "one few many other"} {
+		if got := strings.Join(Categories(lang), " "); got != want {
+			t.Errorf("%s needs %q, want %q", lang, got, want)
+		}
+	}
+}
+
+// The check itself must catch a lacking form, a form the language does
+// not use, and a message counted by different numbers.
+func TestPluralProblems(t *testing.T) {
+	forms := func(by string, f ...string) Message {
+		m := Message{Plural: by, Forms: map[string]string{}}
+		for i := 0; i+1 < len(f); i += 2 {
+			m.Forms[f[i]] = f[i+1]
+		}
+		return m
+	}
+	got := PluralProblems(map[string]Catalog{
+		"en": {"a": forms("n", "one", "x", "other", "x"), "b": forms("n", "one", "x", "few", "x", "other", "x"), "c": {Text: "c"}},
+		"pl": {"a": forms("n", "one", "x", "few", "x", "other", "x"), "b": forms("m", "one", "x", "few", "x", "many", "x", "other", "x"), "c": forms("n", "other", "x")},
+	})
+	want := []string{
+		"pl: b counts by m, elsewhere by n",
+		"en: b[few] is a form the language does not use",
+		"en: c has no plural forms",
+		"pl lacks a[many]",
+		"pl lacks c[few]", "pl lacks c[many]", "pl lacks c[one]",
+	}
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("PluralProblems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // The check itself must catch a gap.
 func TestMissingKeys(t *testing.T) {
-	got := MissingKeys(map[string]Catalog{"en": {"a": "A", "b": "B"}, "de": {"a": "A"}})
+	got := MissingKeys(map[string]Catalog{"en": {"a": {Text: "A"}, "b": {Text: "B"}}, "de": {"a": {Text: "A"}}})
 	if len(got) != 1 || got[0] != "de lacks b" {
 		t.Fatalf("MissingKeys = %v", got)
 	}
@@ -114,5 +158,81 @@ func TestDiagramRefusesIllegalPositions(t *testing.T) {
 	}
 	if _, err := s.diagram("chess", "", ""); err == nil {
 		t.Fatal("a diagram of an unknown game was drawn")
+	}
+}
+
+// numeric names the parameters that carry numbers.
+var numeric = regexp.MustCompile(`\{(count|n|total|days|hours|minutes|seconds|level|white|black|red|height|counter|draw_at)\}`)
+
+// uncounted lists the messages that show numbers but count nothing a word
+// must agree with: scores and reserves worded "White 3, Black 5", levels,
+// move numbers and abbreviated units.
+var uncounted = map[string]bool{
+	"clock.preset":              true, // "5 min + 3 s": abbreviations
+	"dvonn.summary.reserve":     true,
+	"dvonn.summary.reserve_red": true,
+	"dvonn.summary.score":       true,
+	"fanorona.pieces":           true,
+	"opponent.level_n":          true, // a level is a name, not an amount
+	"players.computer":          true,
+	"replay.viewing":            true, // "move 3 of 25"
+	"result.score":              true,
+	"result.score_draw":         true,
+}
+
+// Every counted message takes, for each number, the form the CLDR rules
+// give it: written out here by hand, not asked of the library under test.
+func TestPluralForms(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[int]string{
+		"en": {0: "other", 1: "one", 2: "other", 5: "other", 12: "other", 22: "other", 25: "other", 101: "other"},
+		"de": {0: "other", 1: "one", 2: "other", 5: "other", 12: "other", 22: "other", 25: "other", 101: "other"},
+	}
+	fillers := [][2]any{{"label", "L"}, {"space", "c3"}, {"colour", "White"}, {"move", "d2-e3"}, {"points", "e3"}, {"hours", 7}, {"minutes", 9}, {"draw_at", 50}}
+	counted := 0
+	for key, m := range s.catalogs[DefaultLang] {
+		if !m.Counted() {
+			if numeric.MatchString(m.Text) && !uncounted[key] {
+				t.Errorf("%s shows a number but has no plural forms", key)
+			}
+			continue
+		}
+		counted++
+		for _, lang := range s.Langs() {
+			forms := s.catalogs[lang][key].Forms
+			for n, cat := range want[lang] {
+				args := []any{m.Plural, n}
+				for _, a := range fillers {
+					if a[0] != m.Plural {
+						args = append(args, a[0], a[1])
+					}
+				}
+				got := s.T(lang, key, args...)
+				expect := forms[cat]
+				for i := 0; i+1 < len(args); i += 2 {
+					expect = strings.ReplaceAll(expect, "{"+args[i].(string)+"}", fmt.Sprint(args[i+1]))
+				}
+				if got != expect {
+					t.Errorf("%s %s for %d: %q, want the %s form %q", lang, key, n, got, cat, expect)
+				}
+				if strings.Contains(forms[cat], "{"+m.Plural+"}") && !strings.Contains(got, strconv.Itoa(n)) {
+					t.Errorf("%s %s for %d: %q does not show the number", lang, key, n, got)
+				}
+				if strings.Contains(got, "{") {
+					t.Errorf("%s %s for %d: %q has a placeholder left", lang, key, n, got)
+				}
+			}
+		}
+	}
+	if counted < 10 {
+		t.Errorf("only %d counted messages", counted)
+	}
+	for n, want := range map[any]string{1: "one", 22: "few", 25: "many", "1.5": "other", 101: "many", -2: "few", "x": "other"} {
+		if got := Category("pl", n); got != want {
+			t.Errorf("Polish category of %v: %s, want %s", n, got, want)
+		}
 	}
 }

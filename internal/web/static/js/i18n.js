@@ -5,10 +5,18 @@ const messages = source ? JSON.parse(source.textContent) : {};
 
 export const lang = document.documentElement.lang || 'en';
 
-// t looks up key and fills {name} placeholders from params. A missing key
-// shows itself, so that it gets noticed.
+const plurals = new Intl.PluralRules(lang);
+
+// t looks up key and fills {name} placeholders from params. A counted
+// message ({"plural": "n", "one": ..., "other": ...}, see i18n.go) takes
+// the form that the CLDR rules of the page's language give for the number
+// in params[plural]. A missing key shows itself, so that it gets noticed.
 export function t(key, params = {}) {
   let text = messages[key] ?? key;
+  if (typeof text === 'object') {
+    const n = Math.abs(Number(params[text.plural]));
+    text = text[Number.isNaN(n) ? 'other' : plurals.select(n)] ?? text.other;
+  }
   for (const [name, value] of Object.entries(params)) {
     text = text.replaceAll('{' + name + '}', String(value));
   }

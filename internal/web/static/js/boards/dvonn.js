@@ -409,7 +409,7 @@ function stackText(name, stack, t) {
   const key = stack.height === 1 ? `dvonn.cell.${stack.top}_piece` : `dvonn.cell.${stack.top}_stack`;
   const text = t(key, { space: name, height: stack.height });
   if (stack.dvonns === 0) return text;
-  return stack.dvonns === 1 ? t('dvonn.cell.with_dvonn', { label: text }) : t('dvonn.cell.with_dvonns', { label: text, n: stack.dvonns });
+  return t('dvonn.cell.with_dvonns', { label: text, n: stack.dvonns });
 }
 
 function colour(seat, t) {
@@ -446,7 +446,7 @@ function moveText(event, i, state, t) {
   }
   let text = t('dvonn.announce.move', { colour: who, from: p.from, to: p.to });
   const cut = (state.captured || [])[i] || 0;
-  if (cut > 0) text += ' ' + t(cut === 1 ? 'dvonn.announce.cut_one' : 'dvonn.announce.cut', { count: cut });
+  if (cut > 0) text += ' ' + t('dvonn.announce.cut', { count: cut });
   return text;
 }
 
