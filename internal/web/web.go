@@ -1,5 +1,5 @@
 // Package web holds what the browser sees: page templates, message
-// catalogues (German and English), the rules of each game in our own words,
+// catalogues (German, English and Polish), the rules of each game in our own words,
 // style sheets and ES modules. Everything is embedded in the binary; there
 // is no build step.
 package web

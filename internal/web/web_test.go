@@ -22,7 +22,7 @@ func TestCataloguesAreComplete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lang := range []string{"de", "en"} {
+	for _, lang := range []string{"de", "en", "pl"} {
 		if _, ok := catalogs[lang]; !ok {
 			t.Errorf("no catalogue for %s", lang)
 		}
@@ -130,6 +130,7 @@ func TestSite(t *testing.T) {
 	}
 	for header, want := range map[string]string{
 		"": "en", "de": "de", "de-AT,de;q=0.9": "de", "fr, en;q=0.1, de;q=0.5": "de", "fr": "en", "EN-gb": "en", "de;q=x": "de",
+		"pl": "pl", "pl-PL,pl;q=0.9,en;q=0.8": "pl", "en;q=0.5, pl;q=0.7": "pl", "cs, pl;q=0.4": "pl",
 	} {
 		if got := s.negotiate(header); got != want {
 			t.Errorf("Accept-Language %q: %s, want %s", header, got, want)
@@ -190,6 +191,10 @@ func TestPluralForms(t *testing.T) {
 	want := map[string]map[int]string{
 		"en": {0: "other", 1: "one", 2: "other", 5: "other", 12: "other", 22: "other", 25: "other", 101: "other"},
 		"de": {0: "other", 1: "one", 2: "other", 5: "other", 12: "other", 22: "other", 25: "other", 101: "other"},
+		"pl": {0: "many", 1: "one", 2: "few", 5: "many", 12: "many", 22: "few", 25: "many", 101: "many"},
+	}
+	if got := s.Langs(); strings.Join(got, " ") != "de en pl" {
+		t.Fatalf("languages %v", got)
 	}
 	fillers := [][2]any{{"label", "L"}, {"space", "c3"}, {"colour", "White"}, {"move", "d2-e3"}, {"points", "e3"}, {"hours", 7}, {"minutes", 9}, {"draw_at", 50}}
 	counted := 0
@@ -229,6 +234,12 @@ func TestPluralForms(t *testing.T) {
 	}
 	if counted < 10 {
 		t.Errorf("only %d counted messages", counted)
+	}
+	// Polish as players read it.
+	for n, want := range map[int]string{1: "1 dzień na ruch", 3: "3 dni na ruch", 5: "5 dni na ruch"} {
+		if got := s.T("pl", "clock.days", "days", n); got != want {
+			t.Errorf("clock.days for %d: %q, want %q", n, got, want)
+		}
 	}
 	for n, want := range map[any]string{1: "one", 22: "few", 25: "many", "1.5": "other", 101: "many", -2: "few", "x": "other"} {
 		if got := Category("pl", n); got != want {
