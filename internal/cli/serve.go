@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,6 +30,7 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")
 	dbPath := fs.String("db", envOr("BRETTER_DB", "bretter.db"), "SQLite database file, created if missing (env BRETTER_DB)")
 	verbose := fs.Bool("v", false, "log every request")
+	pushEndpoints := fs.String("push-endpoints", "", "comma-separated address prefixes Web Push may send to (default: the browsers' push services)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -37,14 +39,20 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	if err := run(*addr, *dbPath, games, log, stderr); err != nil {
+	var push []string
+	for _, p := range strings.Split(*pushEndpoints, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			push = append(push, p)
+		}
+	}
+	if err := run(*addr, *dbPath, push, games, log, stderr); err != nil {
 		log.Error("bretter stopped", "err", err)
 		return 1
 	}
 	return 0
 }
 
-func run(addr, dbPath string, games []game.Game, log *slog.Logger, stderr io.Writer) error {
+func run(addr, dbPath string, push []string, games []game.Game, log *slog.Logger, stderr io.Writer) error {
 	site, err := web.New(games)
 	if err != nil {
 		return fmt.Errorf("loading the site: %w", err)
@@ -58,7 +66,7 @@ func run(addr, dbPath string, games []game.Game, log *slog.Logger, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Store: st, Games: games, Site: site, Log: log})
+	srv := server.New(server.Config{Store: st, Games: games, Site: site, Log: log, PushServices: push})
 	httpServer := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -56,7 +56,39 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 	}
 	h.thinkIfComputerTurn(g)
 	h.armClock(g)
+	h.tellPlayers(g, steps[len(steps)-1].event)
 	return len(g.events), nil
+}
+
+// tellPlayers sends a push notice to whoever's turn it has become, or to
+// both players when the game has ended. The computer needs none.
+func (h *hub) tellPlayers(g *liveGame, last store.Event) {
+	base := notice{game: g.rec.ID, gameName: g.rec.Game}
+	switch {
+	case g.rec.Status == "over":
+		for _, seat := range []string{"white", "black"} {
+			n := base
+			n.seat, n.kind = seat, "lost"
+			switch g.rec.Winner {
+			case seat:
+				n.kind = "won"
+			case "none":
+				n.kind = "draw"
+			}
+			if seat != g.rec.Computer {
+				h.notify(n)
+			}
+		}
+	case g.rec.Status == "playing" && (last.Kind == "move" || last.Kind == "takeback"):
+		n := base
+		n.seat, n.kind = g.state.ToMove().String(), "turn"
+		if len(g.moves) > 0 {
+			n.text = []any{"move", g.moves[len(g.moves)-1]}
+		}
+		if n.seat != g.rec.Computer {
+			h.notify(n)
+		}
+	}
 }
 
 // ending is how the game ends with last, or nil when it goes on.

@@ -23,6 +23,7 @@ type Store interface {
 	TimedGames(ctx context.Context) ([]string, error)
 	Say(ctx context.Context, id string, line store.ChatLine) (store.ChatLine, error)
 	Chat(ctx context.Context, id string) ([]store.ChatLine, error)
+	pushStore
 }
 
 // hub is the registry of the games in play: it keeps them in memory, one
@@ -45,6 +46,7 @@ type hub struct {
 	live map[string]*liveGame
 
 	thinkers *thinkers // the computer's searches
+	notify   func(notice)
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context
@@ -54,7 +56,7 @@ type hub struct {
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
-		afterFunc: time.AfterFunc}
+		afterFunc: time.AfterFunc, notify: func(notice) {}}
 }
 
 // within runs f on the game id, loaded and locked, and returns what f

@@ -52,5 +52,6 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite string) (joined
 		g.rec.Status = "playing"
 	}
 	h.broadcastState(g)
+	h.notify(notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(j.seat), kind: "joined"})
 	return j, nil
 }

@@ -27,6 +27,11 @@ type Config struct {
 	MovesPerSecond   float64
 	ConnsPerClient   int
 	ChatsPerMinute   float64
+	// PushServices are the address prefixes that Web Push may send to;
+	// nil means the browsers' own services (PushServices).
+	PushServices []string
+	// PushContact is who the push services may write to about this site.
+	PushContact string
 }
 
 // Server handles every request of the site.
@@ -39,6 +44,7 @@ type Server struct {
 	creates *limiter
 	moves   *limiter
 	chats   *limiter
+	push    *pusher
 	conns   *counter // live connections per address
 	mux     *http.ServeMux
 }
@@ -83,6 +89,14 @@ func New(cfg Config) *Server {
 	}
 	// One core is left to the relay of people's moves, so that however
 	// many games wait for the computer, nobody waits for their friend's move.
+	if cfg.PushServices == nil {
+		cfg.PushServices = PushServices
+	}
+	if cfg.PushContact == "" {
+		cfg.PushContact = "bretter@localhost"
+	}
+	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
+	s.hub.notify = s.push.tell
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
 	s.routes()
 	return s
@@ -110,6 +124,10 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/answer", s.apiAnswer)
 	m.HandleFunc("POST /api/games/{id}/name", s.apiName)
 	m.HandleFunc("POST /api/games/{id}/chat", s.apiChat)
+	m.HandleFunc("GET /api/push/key", s.apiPushKey)
+	m.Handle("GET /sw.js", s.site.ServiceWorker())
+	m.HandleFunc("POST /api/games/{id}/push", s.apiSubscribe)
+	m.HandleFunc("DELETE /api/games/{id}/push", s.apiUnsubscribe)
 	m.HandleFunc("GET /api/games/{id}/ws", s.live)
 	m.HandleFunc("GET /api/games/{id}/positions", s.apiPositions)
 	m.HandleFunc("GET /api/games/{id}/record", s.apiRecord)
@@ -181,6 +199,7 @@ func (s *Server) Run(ctx context.Context) {
 	} else {
 		s.hub.resumeClocks(ctx, ids)
 	}
+	go s.push.run(ctx)
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
 	for {

@@ -71,6 +71,19 @@ var migrations = []string{
 		at      INTEGER NOT NULL,
 		PRIMARY KEY (game_id, seq)
 	) WITHOUT ROWID;`,
+	`CREATE TABLE settings (
+		name  TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	);
+	CREATE TABLE push_subscriptions (
+		game_id  TEXT NOT NULL REFERENCES games(id),
+		seat     TEXT NOT NULL,
+		endpoint TEXT NOT NULL,
+		p256dh   TEXT NOT NULL,
+		auth     TEXT NOT NULL,
+		lang     TEXT NOT NULL,
+		PRIMARY KEY (game_id, seat, endpoint)
+	) WITHOUT ROWID;`,
 }
 
 // OpenSQLite opens (creating if needed) the database file at path and
@@ -470,4 +483,62 @@ func (s *SQLite) Chat(ctx context.Context, id string) ([]ChatLine, error) {
 		lines = append(lines, l)
 	}
 	return lines, rows.Err()
+}
+
+// Setting returns the value of a setting of the site, keeping value as it
+// when it has none yet: whoever stores one first, every later caller (and
+// every other instance) gets the same.
+func (s *SQLite) Setting(ctx context.Context, name, value string) (string, error) {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, name, value); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&value)
+	})
+	if err != nil {
+		return "", fmt.Errorf("setting %s: %w", name, err)
+	}
+	return value, nil
+}
+
+// Subscribe keeps a browser's push subscription for a seat of a game.
+func (s *SQLite) Subscribe(ctx context.Context, sub Subscription) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO push_subscriptions (game_id, seat, endpoint, p256dh, auth, lang) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (game_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang`,
+			sub.Game, sub.Seat, sub.Endpoint, sub.P256DH, sub.Auth, sub.Lang)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("game %s: keeping a push subscription: %w", sub.Game, err)
+	}
+	return nil
+}
+
+// Unsubscribe forgets a push subscription of a game's seat; seat "" forgets
+// it for every seat (the push service said it is gone).
+func (s *SQLite) Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE game_id = ? AND (seat = ? OR ? = '') AND endpoint = ?`,
+			gameID, seat, seat, endpoint)
+		return err
+	})
+}
+
+// Subscriptions lists the push subscriptions of a game's seat.
+func (s *SQLite) Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = ? AND seat = ?`, gameID, seat)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+	}
+	defer rows.Close()
+	var out []Subscription
+	for rows.Next() {
+		sub := Subscription{Game: gameID, Seat: seat}
+		if err := rows.Scan(&sub.Endpoint, &sub.P256DH, &sub.Auth, &sub.Lang); err != nil {
+			return nil, err
+		}
+		out = append(out, sub)
+	}
+	return out, rows.Err()
 }

@@ -274,3 +274,36 @@ func TestChat(t *testing.T) {
 		t.Error("a chat line for no game was stored")
 	}
 }
+
+func TestSettingsAndSubscriptions(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := t.Context()
+	if v, err := s.Setting(ctx, "key", "first"); err != nil || v != "first" {
+		t.Fatalf("first setting: %q %v", v, err)
+	}
+	if v, err := s.Setting(ctx, "key", "second"); err != nil || v != "first" {
+		t.Fatalf("the setting changed: %q %v", v, err)
+	}
+	g := sample("pushgame01")
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	sub := Subscription{Game: g.ID, Seat: "white", Endpoint: "https://push.example/a", P256DH: "k", Auth: "a", Lang: "de"}
+	for range 2 { // the same subscription twice is kept once
+		if err := s.Subscribe(ctx, sub); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if subs, err := s.Subscriptions(ctx, g.ID, "white"); err != nil || len(subs) != 1 || subs[0] != sub {
+		t.Fatalf("subscriptions: %+v %v", subs, err)
+	}
+	if subs, _ := s.Subscriptions(ctx, g.ID, "black"); len(subs) != 0 {
+		t.Fatalf("Black has %+v", subs)
+	}
+	if err := s.Unsubscribe(ctx, g.ID, "", sub.Endpoint); err != nil {
+		t.Fatal(err)
+	}
+	if subs, _ := s.Subscriptions(ctx, g.ID, "white"); len(subs) != 0 {
+		t.Fatalf("after unsubscribing: %+v", subs)
+	}
+}

@@ -60,6 +60,16 @@ type ChatLine struct {
 	At   time.Time `json:"at"`
 }
 
+// Subscription is a browser's Web Push subscription for a seat of a game:
+// where to send (Endpoint) and the keys to encrypt with, from the
+// browser's PushSubscription, and the language of its page.
+type Subscription struct {
+	Game, Seat   string
+	Endpoint     string
+	P256DH, Auth string
+	Lang         string
+}
+
 // Ending is the result an event brings, if any.
 type Ending struct {
 	Winner, Reason string

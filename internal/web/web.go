@@ -138,6 +138,20 @@ func (s *Site) Static() http.Handler {
 	}))
 }
 
+//go:embed worker/sw.js
+var serviceWorker []byte
+
+// ServiceWorker serves the script that shows push notices. It lives at
+// the site's root, so that it may act for every page, and is never cached
+// for long, so that a new one takes over soon.
+func (s *Site) ServiceWorker() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Write(serviceWorker)
+	})
+}
+
 // StaticPrefix is where Static is mounted.
 func (s *Site) StaticPrefix() string { return "/static/" + s.version + "/" }
 

@@ -7,6 +7,7 @@ import { button } from './controls.js';
 import { createReplay } from './replay.js';
 import { createClocks } from './clocks.js';
 import { createChat } from './chat.js';
+import { wireNotices } from './notices.js';
 import { wire } from './settings.js';
 import * as sound from './sound.js';
 
@@ -39,6 +40,7 @@ export async function start() {
     t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
     announce: (text) => { $('announce').textContent = text; },
   });
+  if (page.boot.seat) wireNotices({ t, gameId: page.boot.id });
   page.chat = createChat({
     t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
     who: (seat) => page.state?.players[seat]?.name || colourName(seat),

@@ -1,0 +1,249 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	webpush "github.com/SherClockHolmes/webpush-go"
+
+	"bretter/internal/store"
+	"bretter/internal/web"
+)
+
+// Web Push (RFC 8030, encrypted by RFC 8291, signed by RFC 8292): a player
+// who allowed it is told that it is their turn, that their friend has
+// joined, or that the game is over, while the page is closed. The server
+// only ever sends to the push services' own addresses, so that nobody can
+// make it post elsewhere.
+
+// PushServices are the address prefixes of the browsers' push services.
+var PushServices = []string{
+	"https://fcm.googleapis.com/",
+	"https://updates.push.services.mozilla.com/",
+	"https://web.push.apple.com/",
+	"https://push.services.mozilla.com/",
+	"https://*.notify.windows.com/",
+}
+
+// pushStore is what pushing needs of the store.
+type pushStore interface {
+	Setting(ctx context.Context, name, value string) (string, error)
+	Subscribe(ctx context.Context, sub store.Subscription) error
+	Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error
+	Subscriptions(ctx context.Context, gameID, seat string) ([]store.Subscription, error)
+}
+
+// notice is one thing to tell one seat of a game.
+type notice struct {
+	game, gameName, seat string
+	kind                 string // "turn", "joined", "won", "lost" or "draw"
+	text                 []any  // name, value pairs for the message
+}
+
+// pusher sends notices from a queue of its own, so that no command waits
+// for a push service.
+type pusher struct {
+	store   pushStore
+	site    *web.Site
+	log     *slog.Logger
+	allowed []string
+	contact string
+	client  *http.Client
+	queue   chan notice
+	done    chan struct{}
+	keys    func(ctx context.Context) (private, public string, err error)
+}
+
+func newPusher(st pushStore, site *web.Site, log *slog.Logger, allowed []string, contact string) *pusher {
+	p := &pusher{store: st, site: site, log: log, allowed: allowed, contact: contact,
+		client: &http.Client{Timeout: 15 * time.Second}, queue: make(chan notice, 1024), done: make(chan struct{})}
+	p.keys = p.vapidKeys
+	return p
+}
+
+// vapidKeys returns the site's key pair, made on first use and kept in
+// the store, where every instance finds the same.
+func (p *pusher) vapidKeys(ctx context.Context) (private, public string, err error) {
+	priv, pub, err := webpush.GenerateVAPIDKeys()
+	if err != nil {
+		return "", "", err
+	}
+	pair, err := p.store.Setting(ctx, "vapid", priv+" "+pub)
+	if err != nil {
+		return "", "", err
+	}
+	private, public, ok := strings.Cut(pair, " ")
+	if !ok {
+		return "", "", fmt.Errorf("the stored key pair is malformed")
+	}
+	return private, public, nil
+}
+
+// allows reports whether endpoint is an address of a known push service.
+func (p *pusher) allows(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" || u.User != nil {
+		return false
+	}
+	for _, prefix := range p.allowed {
+		// "https://*.host/" admits every host under host.
+		if suffix, ok := strings.CutPrefix(prefix, "https://*."); ok {
+			host, _, _ := strings.Cut(suffix, "/")
+			if u.Scheme == "https" && strings.HasSuffix(u.Host, "."+host) {
+				return true
+			}
+			continue
+		}
+		if strings.HasPrefix(endpoint, prefix) && (u.Scheme == "https" || strings.HasPrefix(prefix, "http://")) {
+			return true
+		}
+	}
+	return false
+}
+
+// tell queues a notice; a full queue drops it rather than slow a move.
+func (p *pusher) tell(n notice) {
+	select {
+	case p.queue <- n:
+	default:
+		p.log.Warn("push queue full: a notice was dropped", "game", n.game)
+	}
+}
+
+// run sends the queued notices until ctx ends.
+func (p *pusher) run(ctx context.Context) {
+	defer close(p.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n := <-p.queue:
+			p.send(ctx, n)
+		}
+	}
+}
+
+func (p *pusher) send(ctx context.Context, n notice) {
+	subs, err := p.store.Subscriptions(ctx, n.game, n.seat)
+	if err != nil || len(subs) == 0 {
+		if err != nil {
+			p.log.Error("push: reading subscriptions", "game", n.game, "err", err)
+		}
+		return
+	}
+	private, public, err := p.keys(ctx)
+	if err != nil {
+		p.log.Error("push: the site's keys", "err", err)
+		return
+	}
+	for _, sub := range subs {
+		if !p.allows(sub.Endpoint) {
+			continue // the list of services changed since it was stored
+		}
+		body, _ := json.Marshal(map[string]string{
+			"title": p.site.T(sub.Lang, "push.title"),
+			"body":  p.site.T(sub.Lang, "push."+n.kind, append([]any{"game", p.site.T(sub.Lang, "game."+n.gameName+".name")}, n.text...)...),
+			"url":   "/g/" + n.game,
+			"tag":   n.game,
+		})
+		res, err := webpush.SendNotificationWithContext(ctx, body, &webpush.Subscription{Endpoint: sub.Endpoint,
+			Keys: webpush.Keys{P256dh: sub.P256DH, Auth: sub.Auth}},
+			&webpush.Options{HTTPClient: p.client, Subscriber: p.contact, VAPIDPublicKey: public, VAPIDPrivateKey: private,
+				TTL: 24 * 3600, Urgency: webpush.UrgencyHigh, Topic: n.game})
+		if err != nil {
+			p.log.Warn("push: sending", "game", n.game, "err", err)
+			continue
+		}
+		io.Copy(io.Discard, io.LimitReader(res.Body, 4096))
+		res.Body.Close()
+		switch {
+		case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusGone:
+			// The browser has dropped the subscription: so do we.
+			if err := p.store.Unsubscribe(ctx, n.game, "", sub.Endpoint); err != nil {
+				p.log.Error("push: forgetting a subscription", "game", n.game, "err", err)
+			}
+		case res.StatusCode >= 300:
+			p.log.Warn("push: the service refused a notice", "game", n.game, "status", res.StatusCode)
+		}
+	}
+}
+
+// subscribeRequest is the body of POST /api/games/{id}/push: the
+// browser's PushSubscription, as its toJSON gives it.
+type subscribeRequest struct {
+	Subscription *webpush.Subscription `json:"subscription"`
+}
+
+func (s *Server) apiPushKey(w http.ResponseWriter, r *http.Request) {
+	_, public, err := s.push.keys(r.Context())
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"key": public})
+}
+
+func (s *Server) apiSubscribe(w http.ResponseWriter, r *http.Request) {
+	var req subscribeRequest
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	sub := req.Subscription
+	if sub == nil || !s.push.allows(sub.Endpoint) {
+		writeError(w, refuse(http.StatusBadRequest, "bad_request", "the subscription must name a known push service"))
+		return
+	}
+	if !keyOfLength(sub.Keys.P256dh, 65) || !keyOfLength(sub.Keys.Auth, 16) {
+		writeError(w, refuse(http.StatusBadRequest, "bad_request", "the subscription's keys are malformed"))
+		return
+	}
+	id := r.PathValue("id")
+	seat, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) { return g.seat(s.secret(r, id)) })
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	err = s.push.store.Subscribe(r.Context(), store.Subscription{Game: id, Seat: seat, Endpoint: sub.Endpoint,
+		P256DH: sub.Keys.P256dh, Auth: sub.Keys.Auth, Lang: s.site.Lang(r)})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"seat": seat})
+}
+
+func (s *Server) apiUnsubscribe(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Endpoint string `json:"endpoint"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	id := r.PathValue("id")
+	seat, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) { return g.seat(s.secret(r, id)) })
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.push.store.Unsubscribe(r.Context(), id, seat, req.Endpoint); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"seat": seat})
+}
+
+// keyOfLength reports whether key is base64url for n bytes.
+func keyOfLength(key string, n int) bool {
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(key, "="))
+	return err == nil && len(b) == n
+}

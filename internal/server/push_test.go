@@ -1,0 +1,283 @@
+package server
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// pushService stands in for a browser's push service and the browser
+// behind it: it checks each message's VAPID signature against the site's
+// public key and decrypts it with the subscription's private keys.
+type pushService struct {
+	*httptest.Server
+	key      *ecdh.PrivateKey // the browser's
+	auth     []byte
+	siteKey  string       // the site's public key, as GET /api/push/key gives it
+	status   atomic.Int32 // to answer with
+	messages chan map[string]string
+	errs     chan error
+}
+
+func newPushService(t *testing.T, siteKey string) *pushService {
+	key, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := &pushService{key: key, auth: make([]byte, 16), siteKey: siteKey,
+		messages: make(chan map[string]string, 10), errs: make(chan error, 10)}
+	ps.status.Store(http.StatusCreated)
+	rand.Read(ps.auth)
+	ps.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		msg, err := ps.receive(r)
+		if err != nil {
+			ps.errs <- err
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		ps.messages <- msg
+		w.WriteHeader(int(ps.status.Load()))
+	}))
+	t.Cleanup(ps.Close)
+	return ps
+}
+
+// subscription is what the browser's PushSubscription.toJSON gives.
+func (ps *pushService) subscription(path string) map[string]any {
+	b64 := base64.RawURLEncoding.EncodeToString
+	return map[string]any{"endpoint": ps.URL + path, "keys": map[string]string{"p256dh": b64(ps.key.PublicKey().Bytes()), "auth": b64(ps.auth)}}
+}
+
+func (ps *pushService) receive(r *http.Request) (map[string]string, error) {
+	if err := ps.checkVAPID(r); err != nil {
+		return nil, err
+	}
+	if r.Header.Get("Content-Encoding") != "aes128gcm" || r.Header.Get("TTL") == "" {
+		return nil, fmt.Errorf("headers %v", r.Header)
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	plain, err := ps.decrypt(body)
+	if err != nil {
+		return nil, err
+	}
+	var msg map[string]string
+	return msg, json.Unmarshal(plain, &msg)
+}
+
+// checkVAPID verifies "vapid t=JWT, k=KEY" (RFC 8292).
+func (ps *pushService) checkVAPID(r *http.Request) error {
+	var token, key string
+	for _, part := range strings.Split(strings.TrimPrefix(r.Header.Get("Authorization"), "vapid "), ",") {
+		name, value, _ := strings.Cut(strings.TrimSpace(part), "=")
+		switch name {
+		case "t":
+			token = value
+		case "k":
+			key = value
+		}
+	}
+	if key != ps.siteKey {
+		return fmt.Errorf("signed with key %q, the site's is %q", key, ps.siteKey)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(key)
+	if err != nil {
+		return err
+	}
+	x, y := elliptic.Unmarshal(elliptic.P256(), raw)
+	if x == nil {
+		return errors.New("the key is no P-256 point")
+	}
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return errors.New("malformed token")
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	if err != nil || len(sig) != 64 {
+		return errors.New("malformed signature")
+	}
+	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	if !ecdsa.Verify(&ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}, sum[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+		return errors.New("the signature does not verify")
+	}
+	payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	var claims struct {
+		Aud string `json:"aud"`
+		Exp int64  `json:"exp"`
+		Sub string `json:"sub"`
+	}
+	if err := json.Unmarshal(payload, &claims); err != nil {
+		return err
+	}
+	if claims.Aud != ps.URL || claims.Exp < time.Now().Unix() || claims.Sub == "" {
+		return fmt.Errorf("claims %+v", claims)
+	}
+	return nil
+}
+
+// decrypt undoes RFC 8291's aes128gcm encryption.
+func (ps *pushService) decrypt(body []byte) ([]byte, error) {
+	if len(body) < 21 || len(body) < 21+int(body[20]) {
+		return nil, errors.New("short body")
+	}
+	salt, idlen := body[:16], int(body[20])
+	serverKey, err := ecdh.P256().NewPublicKey(body[21 : 21+idlen])
+	if err != nil {
+		return nil, err
+	}
+	shared, err := ps.key.ECDH(serverKey)
+	if err != nil {
+		return nil, err
+	}
+	mac := func(key []byte, parts ...[]byte) []byte {
+		h := hmac.New(sha256.New, key)
+		for _, p := range parts {
+			h.Write(p)
+		}
+		return h.Sum(nil)
+	}
+	info := append([]byte("WebPush: info\x00"), ps.key.PublicKey().Bytes()...)
+	info = append(info, serverKey.Bytes()...)
+	ikm := mac(mac(ps.auth, shared), info, []byte{1})
+	prk := mac(salt, ikm)
+	cek := mac(prk, []byte("Content-Encoding: aes128gcm\x00\x01"))[:16]
+	nonce := mac(prk, []byte("Content-Encoding: nonce\x00\x01"))[:12]
+	block, err := aes.NewCipher(cek)
+	if err != nil {
+		return nil, err
+	}
+	gcm, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	plain, err := gcm.Open(nil, nonce, body[21+idlen:], nil)
+	if err != nil {
+		return nil, err
+	}
+	end := len(plain) - 1
+	for end >= 0 && plain[end] == 0 {
+		end--
+	}
+	if end < 0 || plain[end] != 2 {
+		return nil, errors.New("no last-record delimiter")
+	}
+	return plain[:end], nil
+}
+
+func (ps *pushService) next(t *testing.T) map[string]string {
+	t.Helper()
+	select {
+	case m := <-ps.messages:
+		return m
+	case err := <-ps.errs:
+		t.Fatalf("the push service refused a message: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no push message came")
+	}
+	return nil
+}
+
+func TestPushNotices(t *testing.T) {
+	ts := newTestServer(t)
+	go ts.srv.push.run(t.Context())
+	var key struct{ Key string }
+	if code := ts.call(t, "GET", "/api/push/key", "", nil, &key); code != http.StatusOK || key.Key == "" {
+		t.Fatalf("key: %d %+v", code, key)
+	}
+	var again struct{ Key string }
+	ts.call(t, "GET", "/api/push/key", "", nil, &again)
+	if again.Key != key.Key {
+		t.Fatal("the site's key changed between two requests")
+	}
+	ps := newPushService(t, key.Key)
+	ts.srv.push.allowed = []string{ps.URL + "/"}
+
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":5},"clock":{"days":3}}`, &c)
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/push", c.Secret, map[string]any{"subscription": ps.subscription("/send/white")}, nil); code != http.StatusOK {
+		t.Fatalf("subscribe: %d", code)
+	}
+	invite := c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]
+	var j struct{ Secret string }
+	ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": invite}, &j)
+	if m := ps.next(t); m["body"] != "Havannah: your friend has joined the game." || m["url"] != "/g/"+c.ID {
+		t.Fatalf("the notice of the friend joining: %+v", m)
+	}
+	g := testGame{id: c.ID, white: c.Secret, black: j.Secret}
+	ts.moveAt(t, g, 0, "c3")
+	ts.moveAt(t, g, 1, "d4")
+	if m := ps.next(t); !strings.Contains(m["body"], "your turn (d4 was played)") {
+		t.Fatalf("the notice of White's turn: %+v", m)
+	}
+	// The browser dropped the subscription: the service says 410, and it
+	// is forgotten.
+	ps.status.Store(http.StatusGone)
+	ts.moveAt(t, g, 2, "e5")
+	ts.moveAt(t, g, 3, "a1")
+	ps.next(t)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		subs, _ := ts.store.Subscriptions(t.Context(), c.ID, "white")
+		if len(subs) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a subscription the service called gone is kept")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestPushRefusesOtherAddresses(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"dvonn"}`)
+	good := map[string]string{"p256dh": base64.RawURLEncoding.EncodeToString(make([]byte, 65)), "auth": base64.RawURLEncoding.EncodeToString(make([]byte, 16))}
+	for _, endpoint := range []string{"https://evil.example/push", "http://fcm.googleapis.com/x", "https://fcm.googleapis.com.evil.example/x",
+		"https://user@fcm.googleapis.com/x", "https://wns2-evil.example/", "https://notify.windows.com.evil/", "not a url"} {
+		body := map[string]any{"subscription": map[string]any{"endpoint": endpoint, "keys": good}}
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/push", g.white, body, nil); code != http.StatusBadRequest {
+			t.Errorf("endpoint %s: %d", endpoint, code)
+		}
+	}
+	ok := map[string]any{"endpoint": "https://fcm.googleapis.com/fcm/send/abc", "keys": good}
+	for _, tt := range []struct {
+		secret string
+		body   any
+		code   int
+	}{
+		{g.white, map[string]any{"subscription": ok}, http.StatusOK},
+		{g.white, map[string]any{"subscription": map[string]any{"endpoint": "https://x.notify.windows.com/w", "keys": good}}, http.StatusOK},
+		{"", map[string]any{"subscription": ok}, http.StatusForbidden},
+		{g.white, map[string]any{"subscription": map[string]any{"endpoint": ok["endpoint"], "keys": map[string]string{"p256dh": "short", "auth": "x"}}}, http.StatusBadRequest},
+		{g.white, map[string]any{}, http.StatusBadRequest},
+	} {
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/push", tt.secret, tt.body, nil); code != tt.code {
+			t.Errorf("%v: %d, want %d", tt.body, code, tt.code)
+		}
+	}
+	if code := ts.call(t, "DELETE", "/api/games/"+g.id+"/push", g.white, map[string]string{"endpoint": "https://fcm.googleapis.com/fcm/send/abc"}, nil); code != http.StatusOK {
+		t.Errorf("switching off: %d", code)
+	}
+	if subs, _ := ts.store.Subscriptions(t.Context(), g.id, "white"); len(subs) != 1 {
+		t.Errorf("after switching one off: %+v", subs)
+	}
+}
