@@ -32,7 +32,7 @@ const MaxThink = 10 * time.Second
 // tuning holds each game's search settings, found in matches.
 var tuning = map[string]Config{
 	"havannah": {Explore: 0.1, RaveBias: 0.0005, Prior: 30, Expand: 2},
-	"dvonn":    {Explore: 0.5, Expand: 2},
+	"dvonn":    {AlphaBeta: true},
 	"fanorona": {Explore: 0.5, Expand: 2},
 }
 
