@@ -14,28 +14,31 @@ import (
 // The score counts, for each side, what decides the end and what keeps
 // stacks alive until then. The stacks a side tops will be its pieces at
 // the end if they survive, and stacks next to a DVONN piece are the hardest
-// to cut off. Every move a stack has is a choice kept open; a move onto an
-// enemy stack takes it over, and one onto a DVONN piece makes the stack
-// safe. The height of the stacks a side tops is the result itself, and
-// counts more as the board empties and less can change.
+// to cut off. Every move a stack has is a choice kept open, more so onto a
+// stack by a DVONN piece; a move onto an enemy stack takes it over, and one
+// onto a DVONN piece makes the stack safe. The height of the stacks a side
+// tops is the result itself; it counts once few stacks are left and little
+// can change. While pieces are placed, pieces near the DVONN pieces live
+// longest, and pieces on the edge are the only ones free to move when the
+// stacking starts.
 
 // Weights of the evaluation, in points; a stack is worth about a hundred.
 const (
 	evStack     = 100 // a stack topped by the side
-	evNearDvonn = 35  // … next to a DVONN piece
-	evNearer    = 12  // … two steps from one
-	evPiece     = 6   // a piece in a stack the side tops
-	evLatePiece = 30  // more per piece when few stacks are left
-	evMove      = 10  // a legal stack move
-	evTake      = 16  // a move onto an enemy stack
-	evToDvonn   = 8   // a move onto a stack holding a DVONN piece
-	evStuck     = 25  // a stack that can never move again is out of the fight
-	evTempo     = 20  // the side to move
+	evNearDvonn = 25  // … next to a DVONN piece
+	evNearer    = 8   // … two steps from one
+	evLatePiece = 20  // a piece in a stack the side tops, once few stacks are left
+	evMove      = 25  // a legal stack move
+	evMoveNear  = 10  // … onto a stack next to a DVONN piece
+	evTake      = 20  // a move onto an enemy stack
+	evToDvonn   = 20  // a move onto a stack holding a DVONN piece
+	evTempo     = 0   // the side to move (none for now)
 
 	// Placement.
 	evPlaceNear   = 14 // a piece next to a DVONN piece
 	evPlaceNearer = 6  // two steps away
-	evPlaceEdge   = 4  // on the edge: never surrounded, so free to move at once
+	evPlaceFar    = -1 // per step from each DVONN piece
+	evPlaceEdge   = 6  // on the edge: never surrounded, so free to move first
 	evPlaceFriend = -2 // an own piece next to it: clumps give the enemy targets
 )
 
@@ -86,7 +89,7 @@ func (s *State) stackScore(p game.Player) int32 {
 	near := spread(s.dvonn) & s.occ
 	nearer := spread(near) & s.occ &^ near
 	stacks := bits.OnesCount64(s.occ)
-	perPiece := int32(evPiece + evLatePiece*max(0, 20-stacks)/20)
+	perPiece := int32(evLatePiece * max(0, 20-stacks) / 20)
 
 	var score, height int32
 	score += evStack * int32(bits.OnesCount64(own))
@@ -97,16 +100,12 @@ func (s *State) stackScore(p game.Player) int32 {
 		c := bits.TrailingZeros64(m)
 		h := int(s.stack[c] & heightMask)
 		height += int32(h)
-		if h > maxReach {
-			score -= evStuck
-			continue
-		}
-		if free&(1<<c) == 0 {
+		if h > maxReach || free&(1<<c) == 0 {
 			continue
 		}
 		t := s.targets(c)
-		score += evMove*int32(bits.OnesCount64(t)) + evTake*int32(bits.OnesCount64(t&foe)) +
-			evToDvonn*int32(bits.OnesCount64(t&s.dvonn))
+		score += evMove*int32(bits.OnesCount64(t)) + evMoveNear*int32(bits.OnesCount64(t&near)) +
+			evTake*int32(bits.OnesCount64(t&foe)) + evToDvonn*int32(bits.OnesCount64(t&s.dvonn))
 	}
 	return score + perPiece*height
 }
@@ -119,6 +118,15 @@ func (s *State) placementScore(p game.Player) int32 {
 	var score int32
 	score += evPlaceNear * int32(bits.OnesCount64(own&near))
 	score += evPlaceNearer * int32(bits.OnesCount64(own&nearer))
+	for d := s.dvonn; d != 0; d &= d - 1 {
+		ring := uint64(1) << bits.TrailingZeros64(d)
+		seen := ring
+		for step := int32(1); step <= 10 && seen != board; step++ {
+			ring = spread(ring) & board &^ seen
+			seen |= ring
+			score += evPlaceFar * step * int32(bits.OnesCount64(own&ring))
+		}
+	}
 	score += evPlaceEdge * int32(bits.OnesCount64(own&edge))
 	for m := own; m != 0; m &= m - 1 {
 		around := spread(uint64(1) << bits.TrailingZeros64(m))
