@@ -136,6 +136,10 @@ func (s *Searcher) searchAlphaBeta(ctx context.Context) (Result, error) {
 	for i := range order {
 		order[i] = i
 	}
+	// The seed orders moves the engine cannot tell apart, so that games
+	// with different seeds differ.
+	rng := rand.New(rand.NewPCG(s.cfg.Seed, uint64(s.root.Ply())))
+	rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 	if prior, ok := s.root.(game.Prior); ok {
 		pr := make([]float32, len(root))
 		for i, m := range root {
