@@ -151,12 +151,13 @@ func TestAlphaBetaCancel(t *testing.T) {
 	}
 
 	// Cancelled while it searches without any other bound: it stops and
-	// answers with a legal move.
+	// answers with a legal move (or, on a machine so busy that the search
+	// had not begun, with the context's error).
 	ctx, cancel = context.WithCancel(context.Background())
 	timer := time.AfterFunc(20*time.Millisecond, cancel)
 	defer timer.Stop()
 	r, err := ai.New(s, ai.Config{AlphaBeta: true, Time: time.Hour}).Search(ctx)
-	if err != nil || !isLegal(s, r.Move) {
+	if err != nil && !errors.Is(err, context.Canceled) || err == nil && !isLegal(s, r.Move) {
 		t.Errorf("cancelled search: %s, %v", s.FormatMove(r.Move), err)
 	}
 }
