@@ -19,7 +19,7 @@ const (
 // play alike on a fast and a slow machine and a game can be replayed.
 var budgets = map[string][7]int{
 	"havannah": {120, 400, 1200, 3500, 10000, 25000, 60000},
-	"dvonn":    {100, 300, 1000, 3000, 10000, 30000, 100000},
+	"dvonn":    {100, 300, 1000, 10000, 30000, 100000, 300000},
 	"fanorona": {100, 300, 1000, 3000, 10000, 30000, 100000},
 }
 
