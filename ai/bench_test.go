@@ -2,6 +2,7 @@ package ai_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"bretter/ai"
@@ -40,4 +41,25 @@ func BenchmarkSearchDvonn(b *testing.B) {
 
 func BenchmarkSearchFanorona(b *testing.B) {
 	benchSearch(b, func() game.State { return fanorona.New() }, 20000)
+}
+
+// BenchmarkAlphaBetaDvonn reports positions evaluated per second by the
+// depth-first search, from positions early in the stacking phase.
+func BenchmarkAlphaBetaDvonn(b *testing.B) {
+	starts := make([]game.State, 8)
+	for i := range starts {
+		starts[i] = randomPosition(dvonn.New(), dvonn.PlacementPlies+2, rand.New(rand.NewPCG(uint64(i), 3)))
+	}
+	total, i := 0, 0
+	for b.Loop() {
+		s := ai.New(starts[i%len(starts)], ai.Config{AlphaBeta: true, Iterations: 200000})
+		r, err := s.Search(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += r.Iterations
+		i++
+	}
+	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "pos/s")
+	b.ReportMetric(float64(ai.ABEntryBytes), "B/entry")
 }
