@@ -12,13 +12,14 @@ const (
 	DefaultLevel = 4
 )
 
-// budgets are the iterations of levels 1 to 7 for each game; level 8
+// budgets are the iterations of levels 1 to 7 for each game (for a game
+// searched with alpha-beta, the positions it evaluates); level 8
 // thinks for FullStrength. Each level has about three times the budget of
 // the one below. Levels are bounded by iterations, not time, so that they
 // play alike on a fast and a slow machine and a game can be replayed.
 var budgets = map[string][7]int{
 	"havannah": {250, 600, 1500, 4000, 10000, 25000, 60000},
-	"dvonn":    {100, 300, 1000, 3000, 10000, 30000, 100000},
+	"dvonn":    {100, 300, 1000, 10000, 30000, 100000, 300000},
 	"fanorona": {100, 300, 1000, 3000, 10000, 30000, 100000},
 }
 
@@ -29,10 +30,12 @@ const FullStrength = 5 * time.Second
 // slow or busy machine still answers.
 const MaxThink = 10 * time.Second
 
-// tuning holds each game's search settings, found in matches.
+// tuning holds each game's search settings, found in matches. DVONN
+// searches with alpha-beta: it has a good evaluation and short games, and
+// Monte-Carlo search with random playouts lost every game to PrimaDvonna.
 var tuning = map[string]Config{
 	"havannah": {Explore: 0.1, RaveBias: 0.0005, Prior: 30, Expand: 2},
-	"dvonn":    {Explore: 0.5, Expand: 2},
+	"dvonn":    {AlphaBeta: true},
 	"fanorona": {Explore: 0.5, Expand: 2},
 }
 

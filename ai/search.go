@@ -83,6 +83,7 @@ type Searcher struct {
 	cfg  Config
 	root game.State
 	tree tree
+	ab   *alphaBeta // the depth-first search's table, for Config.AlphaBeta
 
 	// What the engine offers beyond game.State, nil where it does not.
 	copier    game.Copier
@@ -139,6 +140,9 @@ func (s *Searcher) Play(m game.Move) error {
 // budget of the Config, when the position is solved, or when ctx ends;
 // ending ctx before the search has done anything returns ctx's error.
 func (s *Searcher) Search(ctx context.Context) (Result, error) {
+	if s.cfg.AlphaBeta {
+		return s.searchAlphaBeta(ctx)
+	}
 	if s.root.Outcome().Over {
 		return Result{}, ErrNoMove
 	}

@@ -174,3 +174,14 @@ func TestCodecupBudget(t *testing.T) {
 		t.Errorf("out of time: %v", got)
 	}
 }
+
+// TestCodecupSearchesWithAlphaBeta: without -level the CodeCup player
+// searches as DVONN's tuning says, which is alpha-beta.
+func TestCodecupSearchesWithAlphaBeta(t *testing.T) {
+	for _, level := range []int{0, 8} {
+		cfg, err := codecupConfig(level, 1)
+		if err != nil || !cfg.AlphaBeta {
+			t.Errorf("level %d: alpha-beta %v, %v", level, cfg.AlphaBeta, err)
+		}
+	}
+}

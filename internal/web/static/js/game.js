@@ -372,7 +372,7 @@ function renderMoves() {
   const last = list.lastElementChild;
   if (last) {
     last.classList.add('latest');
-    last.scrollIntoView({ block: 'nearest' });
+    list.scrollTop = list.scrollHeight; // the list scrolls to its end; the page stays where the player put it
   } else {
     const li = document.createElement('li');
     li.className = 'none';
