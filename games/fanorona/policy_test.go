@@ -125,3 +125,53 @@ func TestPlayoutWith(t *testing.T) {
 		t.Errorf("playout of a finished game: %+v, want %+v", got, end.Outcome())
 	}
 }
+
+// Equal positions hash alike whatever the turns that led there; the side
+// to move, the pieces and the draw counter tell positions apart.
+func TestHashAndEvaluate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	seen := map[uint64]State{}
+	for range 50 {
+		s := New()
+		for !s.Outcome().Over {
+			key := State{pieces: s.pieces, toMove: s.toMove, counter: s.counter}
+			if old, ok := seen[s.Hash()]; ok && old != key {
+				t.Fatalf("two positions share the key %x", s.Hash())
+			}
+			seen[s.Hash()] = key
+			w, b := s.Pieces()
+			v := s.Evaluate()
+			if s.toMove == game.Black {
+				w, b = b, w
+			}
+			if d := v - 100*int32(w-b); d != 0 && d != 10 {
+				t.Fatalf("ply %d: %d against %d pieces evaluated %d", s.ply, w, b, v)
+			}
+			legal := s.Legal(nil)
+			if err := s.Play(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The same position again after each side went away and came back.
+	a := position(t, game.White,
+		"........B",
+		".........",
+		".........",
+		".........",
+		"W........",
+	)
+	b := *a
+	for _, m := range []string{"a1-b1", "i5-h5", "b1-a1", "h5-i5"} {
+		if err := play(t, &b, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b.counter == a.counter || a.Hash() == b.Hash() {
+		t.Errorf("counters %d and %d, keys %x and %x", a.counter, b.counter, a.Hash(), b.Hash())
+	}
+	b.counter = a.counter
+	if a.Hash() != b.Hash() {
+		t.Errorf("the same position has the keys %x and %x", a.Hash(), b.Hash())
+	}
+}
