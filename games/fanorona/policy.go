@@ -23,6 +23,14 @@ type Policy struct {
 	Turns int
 }
 
+// rollout is the policy of Rollout. Always taking the biggest capture
+// scored 64% against uniformly random turns at 3,000 iterations a move
+// (40 games), even at 10,000 iterations and at 250 ms a move (20 games
+// each), and 60% against a mix with safe paikas (greedy 80%, safe 30%) at
+// 3,000; its rollouts are about three times as fast as random ones, since
+// they end sooner. Cutting rollouts short after 20 turns scored worse.
+var rollout = Policy{Greedy: 1}
+
 // PlayoutWith plays turns chosen by pol until the game ends, or pol's
 // turns are up, and returns how it ended: by the rules, or by the pieces
 // left when the turns ran out (Over, with Reason "material"). Like
