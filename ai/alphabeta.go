@@ -446,7 +446,7 @@ func (ab *alphaBeta) order(ply, depth int, st game.State, moves []game.Move, ttM
 			key = 1<<29 + 1
 		case m == ab.killer[ply][1]:
 			key = 1 << 29
-		case deep:
+		case deep && !ab.stopped: // past the budget the order no longer matters
 			c := ab.play(ply, m)
 			ab.count()
 			if e, ok := c.(game.Evaluator); ok && !c.Outcome().Over {

@@ -1,6 +1,7 @@
 package fanorona
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -28,6 +29,20 @@ func BenchmarkPlayout(b *testing.B) {
 		s.Playout(rng)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+}
+
+// BenchmarkPlayoutWith rolls out with the computer opponent's knowledge.
+func BenchmarkPlayoutWith(b *testing.B) {
+	for _, pol := range []Policy{{Greedy: 1}, {Safe: 1}, {Greedy: 0.5, Safe: 0.5}} {
+		b.Run(fmt.Sprintf("greedy%.1f-safe%.1f", pol.Greedy, pol.Safe), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			s := New()
+			for b.Loop() {
+				s.PlayoutWith(rng, pol)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+		})
+	}
 }
 
 // BenchmarkRandomGame plays random games through the game.State interface,

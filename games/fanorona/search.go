@@ -14,7 +14,8 @@ var (
 // CopyFrom makes s a copy of src, which must be a Fanorona state.
 func (s *State) CopyFrom(src game.State) { *s = *src.(*State) }
 
-// Rollout plays random turns to the end, for the computer opponent.
+// Rollout plays to the end by the computer opponent's policy, for its
+// Monte-Carlo search.
 func (s *State) Rollout(rng *rand.Rand, record []game.Move) ([]game.Move, game.Outcome) {
-	return record, s.Playout(rng)
+	return record, s.PlayoutWith(rng, rollout)
 }

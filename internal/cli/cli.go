@@ -21,8 +21,9 @@ const usage = `usage:
   bretter match -game G -a SPEC -b SPEC [-games N] [-concurrency K] [-size N] [-seed S] [-v]
           [-time-per-move D] [-gtp-time-command CMD]
                                                  play games between two players and report the score and Elo
-        SPEC: level:L, iter:N or time:D (our search, per move), gtp:COMMAND (Havannah),
-        codecup:COMMAND (DVONN); -time-per-move is sent to gtp programs with CMD
+        SPEC: level:L, iter:N or time:D (our search, per move), greedy (the move that
+        captures most; DVONN, Fanorona), gtp:COMMAND (Havannah), codecup:COMMAND (DVONN);
+        -time-per-move is sent to gtp programs with CMD
         (default "time_settings 0 {s} 1", {s} being seconds; for Castro "time -m {s} -g 0 -f 0")
   bretter help                                   show this text
 

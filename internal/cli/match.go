@@ -64,10 +64,10 @@ func parseMatchFlags(args []string, games []game.Game) (matchFlags, error) {
 	if f.outside.timePerMove < 0 {
 		return f, errors.New("-time-per-move must not be negative")
 	}
-	if f.a, err = parsePlayerSpec(g.Name, *a); err != nil {
+	if f.a, err = parsePlayerSpec(g, f.opts, *a); err != nil {
 		return f, fmt.Errorf("-a: %w", err)
 	}
-	if f.b, err = parsePlayerSpec(g.Name, *b); err != nil {
+	if f.b, err = parsePlayerSpec(g, f.opts, *b); err != nil {
 		return f, fmt.Errorf("-b: %w", err)
 	}
 	return f, nil

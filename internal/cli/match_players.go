@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -27,18 +28,30 @@ type player interface {
 }
 
 // playerSpec is a SPEC of `bretter match`: our search at a level, with an
-// iteration or time budget per move, or an outside program.
+// iteration or time budget per move, the greedy player, or an outside
+// program.
 type playerSpec struct {
 	text string
-	kind string    // level, iter, time, gtp or codecup
+	kind string    // level, iter, time, greedy, gtp or codecup
 	cfg  ai.Config // for our search
 	argv []string  // for an outside program
 }
 
-func parsePlayerSpec(gameName, text string) (playerSpec, error) {
+func parsePlayerSpec(g game.Game, opts game.Options, text string) (playerSpec, error) {
+	gameName := g.Name
+	if text == "greedy" {
+		s, err := g.New(opts)
+		if err != nil {
+			return playerSpec{}, err
+		}
+		if _, ok := s.(game.Capturer); !ok {
+			return playerSpec{}, fmt.Errorf("player %q: %s has no captures", text, gameName)
+		}
+		return playerSpec{text: text, kind: text}, nil
+	}
 	kind, arg, ok := strings.Cut(text, ":")
 	if !ok || arg == "" {
-		return playerSpec{}, fmt.Errorf("player %q: want level:N, iter:N, time:D, gtp:COMMAND or codecup:COMMAND", text)
+		return playerSpec{}, fmt.Errorf("player %q: want level:N, iter:N, time:D, greedy, gtp:COMMAND or codecup:COMMAND", text)
 	}
 	p := playerSpec{text: text, kind: kind}
 	switch kind {
@@ -73,7 +86,7 @@ func parsePlayerSpec(gameName, text string) (playerSpec, error) {
 			return p, fmt.Errorf("player %q: %w", text, err)
 		}
 	default:
-		return p, fmt.Errorf("player %q: unknown kind %q: want level, iter, time, gtp or codecup", text, kind)
+		return p, fmt.Errorf("player %q: unknown kind %q: want level, iter, time, greedy, gtp or codecup", text, kind)
 	}
 	if p.kind != "gtp" && p.kind != "codecup" {
 		if _, err := ai.Level(gameName, ai.MinLevel); err != nil {
@@ -97,6 +110,8 @@ func (p playerSpec) start(ctx context.Context, startPos game.State, colour game.
 		return startGTPPlayer(ctx, p.argv, colour, o)
 	case "codecup":
 		return startCodecupPlayer(ctx, p.argv, colour)
+	case "greedy":
+		return &greedyPlayer{rng: rand.New(rand.NewPCG(seed, 0))}, nil
 	}
 	cfg := p.cfg
 	cfg.Seed = seed
@@ -121,6 +136,44 @@ func (p *searchPlayer) played(m game.Move, _ string, _ bool, _ game.State) error
 }
 
 func (p *searchPlayer) close() error { return nil }
+
+// greedyPlayer plays the legal move that captures the most pieces, one of
+// the best at random when several capture as many: the opponent that the
+// first lesson of a capturing game beats, and a yardstick for our search.
+// It plays only games whose states are game.Capturers.
+type greedyPlayer struct {
+	rng   *rand.Rand
+	legal []game.Move
+}
+
+func (p *greedyPlayer) move(_ context.Context, s game.State) (string, error) {
+	p.legal = s.Legal(p.legal[:0])
+	best, ties := -1, 0
+	var pick game.Move
+	for _, m := range p.legal {
+		after := s.Clone()
+		if err := after.Play(m); err != nil {
+			return "", err
+		}
+		switch n := after.(game.Capturer).LastCaptured(); {
+		case n > best:
+			best, ties, pick = n, 1, m
+		case n == best:
+			// Each of the ties is kept with the same chance.
+			if ties++; p.rng.IntN(ties) == 0 {
+				pick = m
+			}
+		}
+	}
+	if best < 0 {
+		return "", errors.New("no legal move")
+	}
+	return s.FormatMove(pick), nil
+}
+
+func (p *greedyPlayer) played(game.Move, string, bool, game.State) error { return nil }
+
+func (p *greedyPlayer) close() error { return nil }
 
 // errResigned is what a player's move says when it gives up.
 var errResigned = errors.New("resigned")
