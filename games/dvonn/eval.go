@@ -11,28 +11,24 @@ import (
 // for a position (Evaluate), a key for its table of positions (Hash) and
 // an opinion of each move to try the likely good ones first (Prior).
 //
-// The score counts, for each side, what decides the end and what keeps
-// stacks alive until then. The stacks a side tops will be its pieces at
-// the end if they survive, and stacks next to a DVONN piece are the hardest
-// to cut off. Every move a stack has is a choice kept open, more so onto a
-// stack by a DVONN piece; a move onto an enemy stack takes it over, and one
-// onto a DVONN piece makes the stack safe. The height of the stacks a side
-// tops is the result itself; it counts once few stacks are left and little
-// can change. While pieces are placed, pieces near the DVONN pieces live
-// longest, and pieces on the edge are the only ones free to move when the
-// stacking starts.
+// The score counts, for each side, what keeps stacks alive until the end.
+// Every space has a worth, higher near the DVONN pieces, where stacks are
+// the hardest to cut off, and highest on a stack holding one. A side gets
+// the worth of each space it tops and of each space its stacks could move
+// to, even the stacks that are surrounded now; of a stack free to move,
+// a move onto an enemy stack (taking it over) and onto a DVONN piece
+// (making the stack safe) count again. Heights count only at the end of
+// the game, which the search sees as a win or a loss. While pieces are
+// placed, pieces near the DVONN pieces live longest, and pieces on the
+// edge are the only ones free to move when the stacking starts.
 
 // Weights of the evaluation, in points; a stack is worth about a hundred.
 const (
-	evStack     = 100 // a stack topped by the side
-	evNearDvonn = 25  // … next to a DVONN piece
-	evNearer    = 8   // … two steps from one
-	evLatePiece = 20  // a piece in a stack the side tops, once few stacks are left
-	evMove      = 25  // a legal stack move
-	evMoveNear  = 10  // … onto a stack next to a DVONN piece
-	evTake      = 20  // a move onto an enemy stack
-	evToDvonn   = 20  // a move onto a stack holding a DVONN piece
-	evTempo     = 0   // the side to move (none for now)
+	evStack   = 100 // a stack topped by the side, on a space of plain worth
+	evMove    = 25  // a space a stack of the side could move to
+	evTake    = 20  // … an enemy stack, for a stack free to move
+	evToDvonn = 20  // … a stack holding a DVONN piece, for a stack free to move
+	evTempo   = 0   // the side to move (none for now)
 
 	// Placement.
 	evPlaceNear   = 14 // a piece next to a DVONN piece
@@ -80,34 +76,69 @@ func (s *State) Evaluate() int32 {
 	if s.ply < PlacementPlies {
 		return s.placementScore(p) - s.placementScore(p.Other())
 	}
-	return s.stackScore(p) - s.stackScore(p.Other()) + evTempo
+	w := s.worth()
+	return (s.stackScore(p, &w)-s.stackScore(p.Other(), &w))/64 + evTempo
 }
 
-// stackScore is what p has in the stacking phase.
-func (s *State) stackScore(p game.Player) int32 {
-	own, foe := s.own(p), s.own(p.Other())
-	near := spread(s.dvonn) & s.occ
-	nearer := spread(near) & s.occ &^ near
-	stacks := bits.OnesCount64(s.occ)
-	perPiece := int32(evLatePiece * max(0, 20-stacks) / 20)
+// worth returns the worth of every space in the stacking phase, in
+// 64ths: 64 for any space, and for each DVONN piece 64 more on its own
+// space, 16 next to it, 4 two steps away and 1 three steps away. Stacks
+// near DVONN pieces are the last to be cut off, and a stack holding one
+// never is.
+func (s *State) worth() (w [cells]int32) {
+	for _, c := range spaces {
+		w[c] = 64
+	}
+	for d := s.dvonn; d != 0; d &= d - 1 {
+		near := &dvonnWorth[bits.TrailingZeros64(d)]
+		for _, c := range spaces {
+			w[c] += int32(near[c])
+		}
+	}
+	return w
+}
 
-	var score, height int32
-	score += evStack * int32(bits.OnesCount64(own))
-	score += evNearDvonn * int32(bits.OnesCount64(own&near))
-	score += evNearer * int32(bits.OnesCount64(own&nearer))
+// dvonnWorth[d][c] is what a DVONN piece on d adds to the worth of c.
+var dvonnWorth = func() (t [cells][cells]int8) {
+	for _, d := range spaces {
+		for _, c := range spaces {
+			if k := distance(int(d), int(c)); k <= 3 {
+				t[d][c] = int8(64 >> (2 * k))
+			}
+		}
+	}
+	return t
+}()
+
+// stackScore is what p has in the stacking phase, in 64ths of a point:
+// the worth of each space p tops, and of each space one of p's stacks
+// could move to, more when the stack is free to move now and the target
+// holds a DVONN piece or is the enemy's.
+func (s *State) stackScore(p game.Player, w *[cells]int32) int32 {
+	own, foe := s.own(p), s.own(p.Other())
 	free := ^surrounded(s.occ)
+	var stacks, moves, toDvonn, take int32
 	for m := own; m != 0; m &= m - 1 {
 		c := bits.TrailingZeros64(m)
-		h := int(s.stack[c] & heightMask)
-		height += int32(h)
-		if h > maxReach || free&(1<<c) == 0 {
+		stacks += w[c]
+		t := s.targets(c)
+		for tm := t; tm != 0; tm &= tm - 1 {
+			moves += w[bits.TrailingZeros64(tm)]
+		}
+		if free&(1<<c) == 0 {
 			continue
 		}
-		t := s.targets(c)
-		score += evMove*int32(bits.OnesCount64(t)) + evMoveNear*int32(bits.OnesCount64(t&near)) +
-			evTake*int32(bits.OnesCount64(t&foe)) + evToDvonn*int32(bits.OnesCount64(t&s.dvonn))
+		for tm := t & (s.dvonn | foe); tm != 0; tm &= tm - 1 {
+			to := bits.TrailingZeros64(tm)
+			if s.dvonn&(1<<to) != 0 {
+				toDvonn += w[to]
+			}
+			if foe&(1<<to) != 0 {
+				take += w[to]
+			}
+		}
 	}
-	return score + perPiece*height
+	return evStack*stacks + evMove*moves + evToDvonn*toDvonn + evTake*take
 }
 
 // placementScore is what p's pieces are worth while pieces are placed.

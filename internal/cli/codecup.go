@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -173,27 +174,37 @@ func (g *codecupGame) move(ctx context.Context) (string, error) {
 	return text, g.search.Play(m)
 }
 
-// budget is the time for our next move: what is left of the game's time,
-// less a margin, shared among the moves we still expect to make. A
-// placement counts a quarter of a stack move, for the placements matter
-// less and the search sees little in them; stack moves left are guessed
-// from the stacks on the board, as each move removes at least one.
+// budget is the time for our next move. A placement gets a small fixed
+// share of the game's time (half a percent), for the search sees little
+// in them and the stacking decides the game. A stack move gets what is
+// left, less a margin, shared among the stack moves we still expect to
+// make: about half the stacks low enough to move, less ten, for the last
+// moves of a game are few and quick. The middle game gets the most.
 func (g *codecupGame) budget() time.Duration {
-	left := time.Duration(float64(g.total)*0.9) - g.used
+	left := time.Duration(float64(g.total)*0.95) - g.used
 	s, ok := g.state.(*dvonn.State)
-	placing, weight := false, 1.0
-	placements, moves := 0.0, 3.0
+	if ok && s.Placing() {
+		return max(min(g.total/200, left/40), time.Millisecond)
+	}
+	moves := 3
 	if ok {
-		placing = s.Placing()
-		stacks := float64(strings.Count(s.Stacks(), ":") / 2)
-		if placing {
-			placements = float64(dvonn.PlacementPlies-s.Ply()) / 2
-			moves = 15
-			weight = 0.25
-		} else {
-			moves = max(3, (stacks-5)/3)
+		moves = max(2, movableStacks(s)/2-10)
+	}
+	return max(left/time.Duration(moves), time.Millisecond)
+}
+
+// movableStacks counts the stacks of at most five pieces, the ones that
+// may still move in the middle game.
+func movableStacks(s *dvonn.State) int {
+	n := 0
+	for _, st := range strings.Fields(s.Stacks()) {
+		// A stack is written space:owner height:DVONN pieces, as "C3:W2:0".
+		parts := strings.Split(st, ":")
+		if len(parts) == 3 && len(parts[1]) > 1 {
+			if h, err := strconv.Atoi(parts[1][1:]); err == nil && h <= 5 {
+				n++
+			}
 		}
 	}
-	share := time.Duration(float64(left) * weight / (0.25*placements + moves))
-	return max(share, time.Millisecond)
+	return n
 }
