@@ -206,19 +206,10 @@ func (s *Server) apiSubscribe(w http.ResponseWriter, r *http.Request) {
 		writeError(w, refuse(http.StatusBadRequest, "bad_request", "the subscription's keys are malformed"))
 		return
 	}
-	id := r.PathValue("id")
-	seat, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) { return g.seat(s.secret(r, id)) })
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	err = s.push.store.Subscribe(r.Context(), store.Subscription{Game: id, Seat: seat, Endpoint: sub.Endpoint,
-		P256DH: sub.Keys.P256dh, Auth: sub.Keys.Auth, Lang: s.site.Lang(r)})
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"seat": seat})
+	s.asSeat(w, r, func(id, seat string) error {
+		return s.push.store.Subscribe(r.Context(), store.Subscription{Game: id, Seat: seat, Endpoint: sub.Endpoint,
+			P256DH: sub.Keys.P256dh, Auth: sub.Keys.Auth, Lang: s.site.Lang(r)})
+	})
 }
 
 func (s *Server) apiUnsubscribe(w http.ResponseWriter, r *http.Request) {
@@ -229,21 +220,28 @@ func (s *Server) apiUnsubscribe(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	id := r.PathValue("id")
-	seat, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) { return g.seat(s.secret(r, id)) })
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	if err := s.push.store.Unsubscribe(r.Context(), id, seat, req.Endpoint); err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"seat": seat})
+	s.asSeat(w, r, func(id, seat string) error {
+		return s.push.store.Unsubscribe(r.Context(), id, seat, req.Endpoint)
+	})
 }
 
 // keyOfLength reports whether key is base64url for n bytes.
 func keyOfLength(key string, n int) bool {
 	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(key, "="))
 	return err == nil && len(b) == n
+}
+
+// asSeat runs f for the seat whose secret the request carries, in the game
+// its path names, and answers with that seat or with what went wrong.
+func (s *Server) asSeat(w http.ResponseWriter, r *http.Request, f func(id, seat string) error) {
+	id := r.PathValue("id")
+	seat, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) { return g.seat(s.secret(r, id)) })
+	if err == nil {
+		err = f(id, seat)
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"seat": seat})
 }
