@@ -22,7 +22,7 @@ func (g *liveGame) computerTurn() bool {
 
 // thinkIfComputerTurn queues a search when the computer is to move.
 func (h *hub) thinkIfComputerTurn(g *liveGame) {
-	if g.computerTurn() && h.thinkers != nil {
+	if g.computerTurn() {
 		h.thinkers.add(g.rec.ID)
 	}
 }

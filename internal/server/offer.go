@@ -215,18 +215,9 @@ func (g *liveGame) takenBack(asker string) (game.State, int, error) {
 	if n == 0 {
 		return nil, 0, refuse(http.StatusConflict, "stale", "there is no move to take back")
 	}
-	state, _, err := g.engine.Start(g.rec.Options)
+	state, _, err := game.Replay(g.engine, g.rec.Options, g.moves[:len(g.moves)-n])
 	if err != nil {
 		return nil, 0, err
-	}
-	for _, text := range g.moves[:len(g.moves)-n] {
-		m, err := state.ParseMove(text)
-		if err == nil {
-			err = state.Play(m)
-		}
-		if err != nil {
-			return nil, 0, err
-		}
 	}
 	return state, n, nil
 }
