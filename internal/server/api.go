@@ -41,7 +41,7 @@ func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	setSeatCookie(w, r, id, secret)
+	s.holdSeat(w, r, id, secret)
 	writeJSON(w, http.StatusOK, map[string]string{"seat": seat, "secret": secret, "player_url": baseURL(r) + playerPath(id, secret)})
 }
 
@@ -89,14 +89,14 @@ func (s *Server) apiRematch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	setSeatCookie(w, r, next, secret)
+	s.holdSeat(w, r, next, secret)
 	writeJSON(w, http.StatusCreated, map[string]string{
 		"id": next, "seat": seat, "player_url": baseURL(r) + playerPath(next, secret), "watch_url": baseURL(r) + watchPath(next),
 	})
 }
 
 // secret is the seat secret a request carries: the Authorization header
-// (for programs), else the game's cookie (for the browser). A POST is
+// (for programs), else the seat this browser holds (see browser.go). A POST is
 // authorised by cookie only with a JSON body, which another site cannot send
 // without the browser asking this one first; the cookie is SameSite=Lax
 // too.
@@ -110,6 +110,9 @@ func (s *Server) secret(r *http.Request, id string) string {
 	}
 	if r.Method != http.MethodGet && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		return ""
+	}
+	if secret := s.heldSecret(r, id); secret != "" {
+		return secret
 	}
 	if c, err := r.Cookie(seatCookie(id)); err == nil {
 		return c.Value
@@ -145,16 +148,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func writeError(w http.ResponseWriter, err error) {
 	e := asError(err)
 	writeJSON(w, e.Status, map[string]string{"error": e.Message, "code": e.Code})
-}
-
-func seatCookie(id string) string { return "seat_" + id }
-
-// setSeatCookie lets the browser come back to its seat.
-func setSeatCookie(w http.ResponseWriter, r *http.Request, id, secret string) {
-	http.SetCookie(w, &http.Cookie{
-		Name: seatCookie(id), Value: secret, Path: "/", MaxAge: 400 * 24 * 3600,
-		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
-	})
 }
 
 func baseURL(r *http.Request) string {

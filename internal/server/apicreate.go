@@ -92,7 +92,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	setSeatCookie(w, r, c.ID, c.Secret)
+	s.holdSeat(w, r, c.ID, c.Secret)
 	res := createResponse{
 		ID: c.ID, Seat: c.Seat, Secret: c.Secret,
 		PlayerURL: baseURL(r) + playerPath(c.ID, c.Secret),

@@ -67,7 +67,7 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, lang, err)
 		return
 	}
-	setSeatCookie(w, r, c.ID, c.Secret)
+	s.holdSeat(w, r, c.ID, c.Secret)
 	http.Redirect(w, r, watchPath(c.ID), http.StatusSeeOther)
 }
 

@@ -24,6 +24,7 @@ type Store interface {
 	Say(ctx context.Context, id string, line store.ChatLine) (store.ChatLine, error)
 	Chat(ctx context.Context, id string) ([]store.ChatLine, error)
 	pushStore
+	holdingStore
 }
 
 // hub is the registry of the games in play: it keeps them in memory, one

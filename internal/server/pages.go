@@ -102,6 +102,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	s.foldSeats(w, r)
 	d, err := s.pageData(r, r.PathValue("id"))
 	if err != nil {
 		s.errorPage(w, r, lang, err)
@@ -111,11 +112,54 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
 }
 
-// seatLink is a player's private link: it puts the secret into this
-// browser's cookie and goes to the game, so the secret leaves the address
-// bar.
+// seatLink is a player's private link: it keeps the seat for this
+// browser and goes to the game, so that the secret leaves the address
+// bar. A browser that already holds the other seat of the game is asked
+// first: another site could send a player to the opponent's link, and the
+// player would silently change sides.
 func (s *Server) seatLink(w http.ResponseWriter, r *http.Request) {
+	lang, ok := s.language(w, r)
+	if !ok {
+		return
+	}
+	id, secret := r.PathValue("id"), r.PathValue("secret")
+	type sides struct{ link, held string }
+	seats, err := within(r.Context(), s.hub, id, func(g *liveGame) (sides, error) {
+		link := g.seatOf(secret)
+		if link == "" {
+			return sides{}, refuse(http.StatusForbidden, "forbidden", "%s", s.site.T(lang, "error.seat_link"))
+		}
+		return sides{link: link, held: g.seatOf(s.secret(r, id))}, nil
+	})
+	if err != nil {
+		s.errorPage(w, r, lang, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	if seats.held != "" && seats.held != seats.link {
+		s.render(w, r, http.StatusOK, "switch", lang, s.site.T(lang, "switch.title"), switchData{
+			Game: watchPath(id), Held: seats.held, Link: seats.link, Action: r.URL.Path,
+		})
+		return
+	}
+	s.holdSeat(w, r, id, secret)
+	http.Redirect(w, r, watchPath(id), http.StatusSeeOther)
+}
+
+// switchData is what the question "take the other seat?" shows.
+type switchData struct {
+	Game       string // the game page, to stay in the seat held
+	Held, Link string // the seat held and the seat of the link
+	Action     string // where to post to switch
+}
+
+// switchSeat answers the question of seatLink with "take this seat".
+func (s *Server) switchSeat(w http.ResponseWriter, r *http.Request) {
 	lang := s.site.Lang(r)
+	if crossSite(r) {
+		s.errorPage(w, r, lang, errCrossSite)
+		return
+	}
 	id, secret := r.PathValue("id"), r.PathValue("secret")
 	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
 		if g.seatOf(secret) == "" {
@@ -127,8 +171,7 @@ func (s *Server) seatLink(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, lang, err)
 		return
 	}
-	setSeatCookie(w, r, id, secret)
-	w.Header().Set("Cache-Control", "no-store")
+	s.holdSeat(w, r, id, secret)
 	http.Redirect(w, r, watchPath(id), http.StatusSeeOther)
 }
 
@@ -181,7 +224,7 @@ func (s *Server) nextGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if seated {
-		setSeatCookie(w, r, next, secret)
+		s.holdSeat(w, r, next, secret)
 	}
 	http.Redirect(w, r, watchPath(next), http.StatusSeeOther)
 }

@@ -45,8 +45,10 @@ type Server struct {
 	moves   *limiter
 	chats   *limiter
 	push    *pusher
-	conns   *counter // live connections per address
-	mux     *http.ServeMux
+	// holdings keeps the seats each browser holds.
+	holdings holdingStore
+	conns    *counter // live connections per address
+	mux      *http.ServeMux
 }
 
 // Limits on what a client may send.
@@ -76,16 +78,17 @@ func New(cfg Config) *Server {
 		cfg.ConnsPerClient = maxConnsPerClient
 	}
 	s := &Server{
-		hub:     newHub(cfg.Store, games, cfg.Log),
-		site:    cfg.Site,
-		log:     cfg.Log,
-		games:   games,
-		order:   cfg.Games,
-		creates: newLimiter(cfg.CreatesPerMinute/60, cfg.CreatesPerMinute/3),
-		moves:   newLimiter(cfg.MovesPerSecond, 2*cfg.MovesPerSecond),
-		chats:   newLimiter(cfg.ChatsPerMinute/60, cfg.ChatsPerMinute/6),
-		conns:   newCounter(cfg.ConnsPerClient),
-		mux:     http.NewServeMux(),
+		hub:      newHub(cfg.Store, games, cfg.Log),
+		site:     cfg.Site,
+		log:      cfg.Log,
+		games:    games,
+		order:    cfg.Games,
+		creates:  newLimiter(cfg.CreatesPerMinute/60, cfg.CreatesPerMinute/3),
+		moves:    newLimiter(cfg.MovesPerSecond, 2*cfg.MovesPerSecond),
+		chats:    newLimiter(cfg.ChatsPerMinute/60, cfg.ChatsPerMinute/6),
+		conns:    newCounter(cfg.ConnsPerClient),
+		holdings: cfg.Store,
+		mux:      http.NewServeMux(),
 	}
 	// One core is left to the relay of people's moves, so that however
 	// many games wait for the computer, nobody waits for their friend's move.
@@ -110,6 +113,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /games", s.createForm)
 	m.HandleFunc("GET /g/{id}", s.gamePage)
 	m.HandleFunc("GET /g/{id}/seat/{secret}", s.seatLink)
+	m.HandleFunc("POST /g/{id}/seat/{secret}", s.switchSeat)
+	m.HandleFunc("GET /my", s.myGames)
 	m.HandleFunc("GET /g/{id}/join/{token}", s.invitePage)
 	m.HandleFunc("GET /g/{id}/next", s.nextGame)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })

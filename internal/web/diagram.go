@@ -37,7 +37,12 @@ func (s *Site) diagram(name, options, moves string, marks ...string) (template.H
 	if err != nil {
 		return "", fmt.Errorf("diagram of %s, move %d: %w", name, ply, err)
 	}
-	view, err := json.Marshal(st.View())
+	return diagramOf(name, st.View(), marks...)
+}
+
+// diagramOf draws a position's view as the board script knows it.
+func diagramOf(name string, v any, marks ...string) (template.HTML, error) {
+	view, err := json.Marshal(v)
 	if err != nil {
 		return "", err
 	}
@@ -59,4 +64,9 @@ var thumbnails = map[string][2]string{
 func (p Page) Thumbnail(name string) (template.HTML, error) {
 	t := thumbnails[name]
 	return p.site.diagram(name, t[0], t[1])
+}
+
+// Position draws a game's position, from its view, as a small picture.
+func (p Page) Position(name string, view any) (template.HTML, error) {
+	return diagramOf(name, view)
 }

@@ -59,6 +59,8 @@ func New(games []game.Game) (*Site, error) {
 		"json":    toJSON,
 		"diagram": s.diagram,
 		"seq":     seq,
+		// args passes several values to a template called with one.
+		"args": func(v ...any) []any { return v },
 		// The start form's clocks: live presets (minutes + seconds a
 		// move) and days per move.
 		"clockPresets": func() []clockPreset { return clockPresets },

@@ -1,0 +1,297 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"bretter/internal/store"
+	"bretter/internal/web"
+)
+
+// createAs creates a game with a browser's own cookies, through the API,
+// and returns the answer.
+func createAs(t *testing.T, ts *testServer, c *http.Client, body string) createResponse {
+	t.Helper()
+	req, _ := http.NewRequest("POST", ts.URL+"/api/games", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var cr createResponse
+	if err := json.NewDecoder(res.Body).Decode(&cr); err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %d %v", res.StatusCode, err)
+	}
+	return cr
+}
+
+// seatOf is the seat a browser's cookies give it in a game.
+func seatOf(t *testing.T, ts *testServer, c *http.Client, id string) string {
+	t.Helper()
+	res, err := c.Get(ts.URL + "/api/games/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var s Snapshot
+	if err := json.NewDecoder(res.Body).Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Seat
+}
+
+func cookieNames(c *http.Client, u string) []string {
+	p, _ := url.Parse(u)
+	var names []string
+	for _, ck := range c.Jar.Cookies(p) {
+		names = append(names, ck.Name)
+	}
+	return names
+}
+
+func TestOneCookieHoldsEverySeat(t *testing.T) {
+	ts := newTestServer(t)
+	c := ts.browser(t)
+	var games []createResponse
+	for range 30 {
+		games = append(games, createAs(t, ts, c, `{"game":"havannah","start":"me"}`))
+	}
+	if names := cookieNames(c, ts.URL); len(names) != 1 || names[0] != browserCookie {
+		t.Fatalf("the browser keeps the cookies %v, want only %q", names, browserCookie)
+	}
+	for _, g := range games {
+		if seat := seatOf(t, ts, c, g.ID); seat != g.Seat {
+			t.Fatalf("game %s: the browser's seat is %q, want %q", g.ID, seat, g.Seat)
+		}
+		if seat := seatOf(t, ts, ts.browser(t), g.ID); seat != "" {
+			t.Fatalf("another browser holds %q", seat)
+		}
+	}
+	// The store alone opens no seat: what it keeps is not the secret and
+	// opens only with this browser's token.
+	p, _ := url.Parse(ts.URL)
+	token := c.Jar.Cookies(p)[0].Value
+	h, err := ts.store.Holding(t.Context(), browserID(token), games[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(h.Sealed, []byte(games[0].Secret)) {
+		t.Fatal("the store keeps the secret in clear")
+	}
+	if secret, ok := unseal(token, games[0].ID, h.Sealed); !ok || secret != games[0].Secret {
+		t.Fatal("the browser cannot open its own seat")
+	}
+	other := strings.Repeat("A", len(token))
+	if _, ok := unseal(other, games[0].ID, h.Sealed); ok {
+		t.Fatal("another token opens the seat")
+	}
+	if _, ok := unseal(token, games[1].ID, h.Sealed); ok {
+		t.Fatal("a seat moved to another game still opens")
+	}
+	// A forged identity holds nothing.
+	forged := ts.browser(t)
+	forged.Jar.SetCookies(p, []*http.Cookie{{Name: browserCookie, Value: other}})
+	if seat := seatOf(t, ts, forged, games[0].ID); seat != "" {
+		t.Fatalf("a forged identity holds %q", seat)
+	}
+}
+
+func TestOldSeatCookiesAreFoldedIn(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
+	p, _ := url.Parse(ts.URL)
+	c := ts.browser(t)
+	c.Jar.SetCookies(p, []*http.Cookie{{Name: "seat_" + g.id, Value: g.white}})
+	// Before it is folded in, the old cookie still seats its browser.
+	if seat := seatOf(t, ts, c, g.id); seat != "white" {
+		t.Fatalf("the old cookie gives seat %q", seat)
+	}
+	if res, _ := get(t, c, ts.URL+"/g/"+g.id); res.StatusCode != http.StatusOK {
+		t.Fatalf("game page: %d", res.StatusCode)
+	}
+	if names := cookieNames(c, ts.URL); len(names) != 1 || names[0] != browserCookie {
+		t.Fatalf("after the game page the browser keeps %v", names)
+	}
+	if seat := seatOf(t, ts, c, g.id); seat != "white" {
+		t.Fatalf("the folded seat is %q", seat)
+	}
+	// A move by cookie, as the page sends it.
+	req, _ := http.NewRequest("POST", ts.URL+"/api/games/"+g.id+"/moves", strings.NewReader(`{"ply":0,"move":"e5"}`))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("a move with the folded seat: %d", res.StatusCode)
+	}
+}
+
+// failingHolds is a store that cannot keep seats against browsers.
+type failingHolds struct{ *store.SQLite }
+
+func (failingHolds) Hold(context.Context, []byte, store.Holding) error {
+	return errors.New("disk full")
+}
+
+func TestSeatSurvivesAStoreThatCannotHoldIt(t *testing.T) {
+	ts := newTestServer(t)
+	site, err := web.New(testGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	srv := New(Config{Store: failingHolds{ts.store}, Games: testGames, Site: site, Log: slog.New(slog.NewTextHandler(&logged, nil))})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	c := ts.browser(t)
+	cr := createAs(t, &testServer{Server: hs, srv: srv, store: ts.store}, c, `{"game":"dvonn","start":"me"}`)
+	if seat := seatOf(t, &testServer{Server: hs}, c, cr.ID); seat != cr.Seat {
+		t.Fatalf("the seat was lost: %q", seat)
+	}
+	if !strings.Contains(logged.String(), "disk full") || strings.Contains(logged.String(), cr.Secret) {
+		t.Fatalf("the failure is not logged, or the secret is: %s", logged.String())
+	}
+}
+
+func TestPrivateLinkAsksBeforeChangingSides(t *testing.T) {
+	ts := newTestServer(t)
+	white := ts.browser(t)
+	cr := createAs(t, ts, white, `{"game":"fanorona","start":"me"}`)
+	invite := cr.InviteURL[strings.LastIndex(cr.InviteURL, "/")+1:]
+	var j struct {
+		Seat, Secret string
+		PlayerURL    string `json:"player_url"`
+	}
+	if code := ts.call(t, "POST", "/api/games/"+cr.ID+"/join", "", map[string]string{"invite": invite}, &j); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	// The own link goes straight to the game.
+	if res, _ := get(t, white, cr.PlayerURL); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("own private link: %d", res.StatusCode)
+	}
+	// The opponent's link asks, and changes nothing.
+	res, page := get(t, white, j.PlayerURL, "Accept-Language", "en")
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, "Change seats?") || !strings.Contains(page, `method="post"`) {
+		t.Fatalf("opening the opponent's link: %d", res.StatusCode)
+	}
+	if seat := seatOf(t, ts, white, cr.ID); seat != "white" {
+		t.Fatalf("opening the opponent's link changed the seat to %q", seat)
+	}
+	// Another site cannot answer for the player.
+	post := func(origin string) *http.Response {
+		req, _ := http.NewRequest("POST", j.PlayerURL, nil)
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		res, err := white.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	if res := post("https://evil.example"); res.StatusCode != http.StatusForbidden {
+		t.Fatalf("a cross-site answer: %d", res.StatusCode)
+	}
+	if seat := seatOf(t, ts, white, cr.ID); seat != "white" {
+		t.Fatalf("a cross-site answer changed the seat to %q", seat)
+	}
+	if res := post(ts.URL); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("changing sides: %d", res.StatusCode)
+	}
+	if seat := seatOf(t, ts, white, cr.ID); seat != "black" {
+		t.Fatalf("after changing sides the seat is %q", seat)
+	}
+	// A browser without a seat in the game takes the link's seat at once.
+	fresh := ts.browser(t)
+	if res, _ := get(t, fresh, cr.PlayerURL); res.StatusCode != http.StatusSeeOther || seatOf(t, ts, fresh, cr.ID) != "white" {
+		t.Fatalf("a fresh browser opening a private link: %d", res.StatusCode)
+	}
+}
+
+func TestMyGames(t *testing.T) {
+	ts := newTestServer(t)
+	me, friend := ts.browser(t), ts.browser(t)
+	join := func(cr createResponse) string {
+		var j struct{ Seat, Secret string }
+		invite := cr.InviteURL[strings.LastIndex(cr.InviteURL, "/")+1:]
+		if code := ts.call(t, "POST", "/api/games/"+cr.ID+"/join", "", map[string]string{"invite": invite}, &j); code != http.StatusOK {
+			t.Fatalf("join: %d", code)
+		}
+		return j.Secret
+	}
+	// Waiting for the friend to join.
+	open := createAs(t, ts, me, `{"game":"havannah","start":"me"}`)
+	// My move, with days per move, against a named friend.
+	mine := createAs(t, ts, me, `{"game":"havannah","start":"me","clock":{"days":3}}`)
+	theirs := join(mine)
+	ts.call(t, "POST", "/api/games/"+mine.ID+"/name", theirs, map[string]string{"name": "<Ola>"}, nil)
+	ts.play(t, testGame{id: mine.ID, white: mine.Secret, black: theirs}, "e5 d4")
+	// The friend's move.
+	waiting := createAs(t, ts, me, `{"game":"fanorona","start":"friend"}`)
+	join(waiting)
+	// Finished: I resign.
+	lost := createAs(t, ts, me, `{"game":"havannah","start":"me"}`)
+	join(lost)
+	ts.call(t, "POST", "/api/games/"+lost.ID+"/resign", lost.Secret, nil, nil)
+	// The friend's own game is not mine.
+	notMine := createAs(t, ts, friend, `{"game":"havannah","start":"me"}`)
+
+	res, page := get(t, me, ts.URL+"/my", "Accept-Language", "en")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("my games: %d", res.StatusCode)
+	}
+	order := []string{"Your move", mine.ID, "against &lt;Ola&gt;", " h left", "Waiting for your friend", waiting.ID, open.ID,
+		"The invitation is open.", "Finished", lost.ID, "You lost."}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(page[at:], want)
+		if i < 0 {
+			t.Fatalf("my games lacks %q after position %d:\n%s", want, at, page)
+		}
+		at += i + len(want)
+	}
+	if strings.Contains(page, notMine.ID) || strings.Contains(page, "<Ola>") {
+		t.Fatal("my games shows another browser's game, or an unescaped name")
+	}
+	if !regexp.MustCompile(`(3 days 0|2 days 23) h left`).MatchString(page) {
+		t.Fatal("my games does not show the time left")
+	}
+	if !strings.Contains(page, `class="diagram" data-game="fanorona"`) {
+		t.Fatal("my games draws no position")
+	}
+	_, page = get(t, ts.browser(t), ts.URL+"/my", "Accept-Language", "en")
+	if !strings.Contains(page, "holds no seat") {
+		t.Fatal("a new browser's list is not empty")
+	}
+}
+
+func TestMyGamesShowsTheLastFinished(t *testing.T) {
+	ts := newTestServer(t)
+	me := ts.browser(t)
+	var ids []string
+	for range mostFinished + 3 {
+		cr := createAs(t, ts, me, `{"game":"havannah","start":"me"}`)
+		ts.call(t, "POST", "/api/games/"+cr.ID+"/offer", cr.Secret, map[string]string{"kind": "abort"}, nil)
+		ids = append(ids, cr.ID)
+	}
+	_, page := get(t, me, ts.URL+"/my", "Accept-Language", "en")
+	if n := strings.Count(page, `class="my-game"`); n != mostFinished {
+		t.Fatalf("%d finished games listed, want %d", n, mostFinished)
+	}
+	if strings.Contains(page, ids[0]) || !strings.Contains(page, ids[len(ids)-1]) || !strings.Contains(page, "Called off.") {
+		t.Fatal("not the newest finished games")
+	}
+}
