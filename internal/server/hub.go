@@ -46,6 +46,9 @@ type hub struct {
 	mu   sync.Mutex
 	live map[string]*liveGame
 
+	// memoryShort reports that memory is near its limit; tests replace it.
+	memoryShort func() bool
+
 	thinkers *thinkers // the computer's searches
 	notify   func(notice)
 
@@ -57,7 +60,7 @@ type hub struct {
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
-		afterFunc: time.AfterFunc, notify: func(notice) {}}
+		afterFunc: time.AfterFunc, notify: func(notice) {}, memoryShort: heapNearLimit}
 }
 
 // within runs f on the game id, loaded and locked, and returns what f

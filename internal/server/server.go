@@ -205,7 +205,7 @@ func (s *Server) Run(ctx context.Context) {
 		s.hub.resumeClocks(ctx, ids)
 	}
 	go s.push.run(ctx)
-	t := time.NewTicker(time.Minute)
+	t := time.NewTicker(evictEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -215,7 +215,7 @@ func (s *Server) Run(ctx context.Context) {
 			s.hub.closeAll()
 			return
 		case <-t.C:
-			s.hub.evictIdle(10 * time.Minute)
+			s.hub.evictIdle(idleFor)
 		}
 	}
 }
