@@ -94,11 +94,16 @@ func (h *hub) unsubscribe(id string, sub *subscriber) {
 	})
 }
 
+// eventMessage is one event. Live, it carries what the event changed, the
+// same for every page, so that its size does not grow with the game; the
+// page of the player to move gets the legal moves with it. Events a page
+// missed come without a change, followed by the full state.
 type eventMessage struct {
 	Type    string      `json:"type"`
 	Version int         `json:"version"`
 	Event   store.Event `json:"event"`
-	State   *Snapshot   `json:"state,omitempty"`
+	Change  *Change     `json:"change,omitempty"`
+	Legal   []string    `json:"legal,omitempty"`
 }
 
 type stateMessage struct {
@@ -119,20 +124,35 @@ func encode(v any) []byte {
 // message is built once per seat.
 func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
 	made := map[string][]byte{}
-	playerLeft := false
-	for sub := range g.subs {
-		b, ok := made[sub.seat]
+	h.fanOut(g, func(seat string) []byte {
+		b, ok := made[seat]
 		if !ok {
-			if m := msg(sub.seat); m != nil {
+			if m := msg(seat); m != nil {
 				b = encode(m)
 			}
-			made[sub.seat] = b
+			made[seat] = b
 		}
-		if b == nil {
-			continue // not for this page's eyes
-		}
-		if !h.deliver(g, sub, b) && sub.seat != "" {
-			playerLeft = true
+		return b
+	})
+}
+
+// fanOut queues each page the bytes made for its seat (nil: none for
+// that page). The players' pages come first: a game with many watchers
+// must not keep its players waiting.
+func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
+	playerLeft := false
+	for _, players := range []bool{true, false} {
+		for sub := range g.subs {
+			if (sub.seat != "") != players {
+				continue
+			}
+			b := msg(sub.seat)
+			if b == nil {
+				continue // not for this page's eyes
+			}
+			if !h.deliver(g, sub, b) && sub.seat != "" {
+				playerLeft = true
+			}
 		}
 	}
 	if playerLeft {
@@ -168,10 +188,25 @@ func (h *hub) leave(g *liveGame, sub *subscriber) {
 	}
 }
 
+// broadcastEvent tells every page of an event just applied. A takeback
+// shortens the game, which a change cannot say: the pages get the state.
 func (h *hub) broadcastEvent(g *liveGame, e store.Event) {
-	h.broadcast(g, func(seat string) any {
-		snap := g.snapshot(seat)
-		return eventMessage{Type: "event", Version: e.Seq, Event: e, State: &snap}
+	if e.Kind == "takeback" {
+		h.broadcastState(g)
+		return
+	}
+	m := eventMessage{Type: "event", Version: e.Seq, Event: e, Change: g.change(e)}
+	everyone := encode(m)
+	var mover []byte
+	toMove := ""
+	if m.Legal = g.legal(); m.Legal != nil {
+		toMove, mover = g.state.ToMove().String(), encode(m)
+	}
+	h.fanOut(g, func(seat string) []byte {
+		if seat != "" && seat == toMove {
+			return mover
+		}
+		return everyone
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -80,22 +81,41 @@ func benchmarkLiveGames(b *testing.B, games, computerGames int) {
 func playAgainstComputer(ctx context.Context, conn *websocket.Conn, seat string, seed uint64) {
 	defer conn.CloseNow()
 	rng := rand.New(rand.NewPCG(seed, 11))
+	var (
+		ply    int
+		toMove string
+		legal  []string
+	)
 	for id := 1; ; {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
 			return
 		}
 		var m message
-		if json.Unmarshal(data, &m) != nil || m.State == nil {
+		if json.Unmarshal(data, &m) != nil {
 			continue
 		}
-		if m.State.Status == "over" {
-			return
-		}
-		if m.State.ToMove != seat || len(m.State.Legal) == 0 {
+		switch {
+		case m.State != nil:
+			if m.State.Status == "over" {
+				return
+			}
+			ply, toMove, legal = len(m.State.Moves), m.State.ToMove, m.State.Legal
+		case m.Change != nil:
+			if m.Change.Status == "over" {
+				return
+			}
+			if strings.Contains(string(m.Event), `"kind":"move"`) {
+				ply++
+			}
+			toMove, legal = m.Change.ToMove, m.Legal
+		default:
 			continue
 		}
-		move, _ := json.Marshal(map[string]any{"type": "move", "id": id, "ply": len(m.State.Moves), "move": m.State.Legal[rng.IntN(len(m.State.Legal))]})
+		if toMove != seat || len(legal) == 0 {
+			continue
+		}
+		move, _ := json.Marshal(map[string]any{"type": "move", "id": id, "ply": ply, "move": legal[rng.IntN(len(legal))]})
 		id++
 		if conn.Write(ctx, websocket.MessageText, move) != nil {
 			return
@@ -119,7 +139,7 @@ func playLoadGame(b *testing.B, ts *testServer, g testGame, n int, seed uint64) 
 			m := other.next("event")
 			if m.Version == ply+1 {
 				out = append(out, time.Since(sent))
-				legal = m.State.Legal
+				legal = m.Legal
 				break
 			}
 		}

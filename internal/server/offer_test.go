@@ -218,8 +218,8 @@ func TestOffersOverTheLiveProtocol(t *testing.T) {
 	if ack := white.next("ack"); ack.ID != 1 || ack.Version != 3 {
 		t.Fatalf("ack: %+v", ack)
 	}
-	if m := black.next("event"); m.State.Offer == nil || m.State.Offer.Kind != "takeback" {
-		t.Fatalf("Black sees %+v", m.State.Offer)
+	if m := black.next("event"); m.Change.Offer == nil || m.Change.Offer.Kind != "takeback" {
+		t.Fatalf("Black sees %+v", m.Change.Offer)
 	}
 	black.send(map[string]any{"type": "answer", "id": 7, "kind": "takeback"})
 	if e := black.next("error"); e.ID != 7 || e.Code != "bad_request" {
@@ -227,7 +227,8 @@ func TestOffersOverTheLiveProtocol(t *testing.T) {
 	}
 	black.send(map[string]any{"type": "answer", "id": 8, "kind": "takeback", "accept": true})
 	black.next("ack")
-	if m := white.next("event"); len(m.State.Moves) != 0 || m.State.Offer != nil {
+	// A takeback shortens the game: the pages get the whole state again.
+	if m := white.next("state"); len(m.State.Moves) != 0 || m.State.Offer != nil || m.Version != 4 {
 		t.Fatalf("White sees %v, offer %+v", m.State.Moves, m.State.Offer)
 	}
 }

@@ -67,13 +67,50 @@ func (g *liveGame) snapshot(seat string) Snapshot {
 	if g.rec.Status == "over" {
 		s.Result = &Result{Winner: g.rec.Winner, Reason: g.rec.Reason}
 	}
-	if g.rec.Status == "playing" && seat == s.ToMove {
-		var buf []game.Move
-		for _, m := range g.state.Legal(buf) {
-			s.Legal = append(s.Legal, g.state.FormatMove(m))
-		}
+	if seat == s.ToMove {
+		s.Legal = g.legal()
 	}
 	return s
+}
+
+// legal lists the moves of the player to move, nil when nobody is.
+func (g *liveGame) legal() []string {
+	if g.rec.Status != "playing" {
+		return nil
+	}
+	var out []string
+	for _, m := range g.state.Legal(nil) {
+		out = append(out, g.state.FormatMove(m))
+	}
+	return out
+}
+
+// Change is what an event changed in the state a page holds: the page
+// adds the event (and its move) to its lists and takes the rest as it is.
+type Change struct {
+	Status  string              `json:"status"`
+	ToMove  string              `json:"to_move"`
+	Result  *Result             `json:"result"`
+	View    any                 `json:"view"`
+	Players map[string]Presence `json:"players"`
+	Clock   *ClockView          `json:"clock,omitempty"`
+	Offer   *Offer              `json:"offer"`
+	// Captured is what the event's move captured, on boards that count.
+	Captured *int      `json:"captured,omitempty"`
+	Updated  time.Time `json:"updated"`
+}
+
+// change is the Change that e, just applied, made to g.
+func (g *liveGame) change(e store.Event) *Change {
+	c := &Change{Status: g.rec.Status, ToMove: g.state.ToMove().String(), View: g.view, Players: g.players(),
+		Clock: g.clockView(g.now()), Offer: g.offer, Updated: g.rec.Updated}
+	if g.rec.Status == "over" {
+		c.Result = &Result{Winner: g.rec.Winner, Reason: g.rec.Reason}
+	}
+	if e.Kind == "move" && len(g.captured) > 0 {
+		c.Captured = &g.captured[len(g.captured)-1]
+	}
+	return c
 }
 
 func (g *liveGame) players() map[string]Presence {

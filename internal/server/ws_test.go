@@ -40,6 +40,8 @@ type message struct {
 	Version int             `json:"version"`
 	State   *Snapshot       `json:"state"`
 	Event   json.RawMessage `json:"event"`
+	Change  *Change         `json:"change"`
+	Legal   []string        `json:"legal"`
 	ID      int64           `json:"id"`
 	Code    string          `json:"code"`
 	Error   string          `json:"error"`
@@ -112,14 +114,14 @@ func TestLiveGame(t *testing.T) {
 	if ack := white.next("ack"); ack.ID != 7 || ack.Version != 1 {
 		t.Fatalf("ack %+v", ack)
 	}
-	if ev.Version != 1 || ev.State == nil || ev.State.Legal != nil {
+	if ev.Version != 1 || ev.Change == nil || ev.Legal != nil {
 		t.Fatalf("white's event: %+v", ev)
 	}
 	bev := black.next("event")
-	if bev.Version != 1 || !strings.Contains(string(bev.Event), `"move":"e5"`) || len(bev.State.Legal) != 60 {
+	if bev.Version != 1 || !strings.Contains(string(bev.Event), `"move":"e5"`) || len(bev.Legal) != 60 {
 		t.Fatalf("black's event: %+v", bev)
 	}
-	if wev := watcher.next("event"); wev.Version != 1 || wev.State.Legal != nil {
+	if wev := watcher.next("event"); wev.Version != 1 || wev.Legal != nil {
 		t.Fatalf("watcher's event: %+v", wev)
 	}
 
@@ -185,8 +187,8 @@ func TestLiveGame(t *testing.T) {
 	for ev.Version < 3 {
 		ev = watcher.next("event")
 	}
-	if ev.State.Status != "over" || ev.State.Result.Reason != "resign" || ev.State.Result.Winner != "black" {
-		t.Fatalf("after resigning: %+v", ev.State)
+	if ev.Change.Status != "over" || ev.Change.Result.Reason != "resign" || ev.Change.Result.Winner != "black" {
+		t.Fatalf("after resigning: %+v", ev.Change)
 	}
 	white.send(map[string]any{"type": "rematch", "id": 16})
 	next := watcher.next("next")

@@ -141,8 +141,8 @@ function receive(msg) {
         break;
       }
       page.version = msg.version;
-      if (msg.state) {
-        show(msg.state);
+      if (msg.change && page.state) {
+        show(applyChange(page.state, msg));
         announce(msg.event);
       }
       break;
@@ -170,6 +170,18 @@ function receive(msg) {
       }
       break;
   }
+}
+
+// applyChange is the state after a live event: the event (and its move)
+// added to the lists, the rest as the server says it now is.
+function applyChange(s, msg) {
+  const { event, change } = msg;
+  const next = { ...s, ...change, version: msg.version, events: [...s.events, event], legal: msg.legal || [], captured: s.captured };
+  if (event.kind === 'move') {
+    next.moves = [...s.moves, event.move];
+    if (change.captured !== undefined) next.captured = [...(s.captured || []), change.captured];
+  }
+  return next;
 }
 
 function errorText(msg) {
