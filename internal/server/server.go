@@ -100,7 +100,7 @@ func New(cfg Config) *Server {
 	}
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
-	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
+	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove, cfg.Log)
 	s.routes()
 	return s
 }

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"log/slog"
+	"runtime"
 	"sync"
 )
 
@@ -12,6 +14,7 @@ import (
 // each at most once in the queue.
 type thinkers struct {
 	work func(ctx context.Context, id string)
+	log  *slog.Logger
 
 	mu     sync.Mutex
 	wake   *sync.Cond
@@ -24,9 +27,9 @@ type thinkers struct {
 	done   sync.WaitGroup
 }
 
-func newThinkers(n int, work func(ctx context.Context, id string)) *thinkers {
+func newThinkers(n int, work func(ctx context.Context, id string), log *slog.Logger) *thinkers {
 	ctx, cancel := context.WithCancel(context.Background())
-	t := &thinkers{work: work, queued: map[string]bool{}, cancel: cancel}
+	t := &thinkers{work: work, log: log, queued: map[string]bool{}, cancel: cancel}
 	t.wake = sync.NewCond(&t.mu)
 	for range n {
 		t.done.Go(func() { t.run(ctx) })
@@ -64,6 +67,14 @@ func (t *thinkers) close() {
 }
 
 func (t *thinkers) run(ctx context.Context) {
+	// Each thinker has an OS thread of its own at the lowest priority, so
+	// that the kernel runs the relay of people's moves first whenever both
+	// want a core. The thread is never unlocked: it ends with the thinker,
+	// and no other goroutine ever runs at its priority.
+	runtime.LockOSThread()
+	if err := lowerThreadPriority(); err != nil {
+		t.log.Warn("computer: cannot lower the searches' priority", "err", err)
+	}
 	for {
 		t.mu.Lock()
 		for len(t.queue) == 0 && !t.closed {
