@@ -32,6 +32,9 @@ type Config struct {
 	PushServices []string
 	// PushContact is who the push services may write to about this site.
 	PushContact string
+	// Ready are checks /readyz makes besides the store's, by name (the
+	// bus between instances, say).
+	Ready map[string]func(context.Context) error
 }
 
 // Server handles every request of the site.
@@ -47,6 +50,8 @@ type Server struct {
 	push    *pusher
 	conns   *counter // live connections per address
 	mux     *http.ServeMux
+
+	readyChecks map[string]func(context.Context) error
 }
 
 // Limits on what a client may send.
@@ -86,6 +91,8 @@ func New(cfg Config) *Server {
 		chats:   newLimiter(cfg.ChatsPerMinute/60, cfg.ChatsPerMinute/6),
 		conns:   newCounter(cfg.ConnsPerClient),
 		mux:     http.NewServeMux(),
+
+		readyChecks: cfg.Ready,
 	}
 	// One core is left to the relay of people's moves, so that however
 	// many games wait for the computer, nobody waits for their friend's move.
@@ -98,6 +105,7 @@ func New(cfg Config) *Server {
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
+	s.hub.metrics = newMetrics(s.hub)
 	s.routes()
 	return s
 }
@@ -113,6 +121,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /g/{id}/join/{token}", s.invitePage)
 	m.HandleFunc("GET /g/{id}/next", s.nextGame)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+	m.HandleFunc("GET /readyz", s.ready)
+	m.Handle("GET /metrics", s.hub.metrics.handler())
 
 	m.HandleFunc("POST /api/games", s.apiCreate)
 	m.HandleFunc("GET /api/games/{id}", s.apiGet)
