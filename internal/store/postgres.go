@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -77,6 +78,11 @@ var postgresMigrations = []string{
 	);`,
 }
 
+// defaultMaxConns is the connections an instance holds at most, unless
+// its address says otherwise (pool_max_conns=N): a few instances stay well
+// within PostgreSQL's default limit of 100.
+const defaultMaxConns = 16
+
 // migrationLock is the advisory lock that instances starting together
 // take to bring the schema up to date one after the other.
 const migrationLock = 0x62726574746572 // "bretter"
@@ -88,6 +94,11 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	if err != nil {
 		// pgx's message repeats the url, password and all.
 		return nil, errors.New("the PostgreSQL address cannot be read")
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		// Each append waits for its commit to reach the disk; with more
+		// of them under way, PostgreSQL syncs several commits at once.
+		cfg.MaxConns = defaultMaxConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

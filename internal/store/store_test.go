@@ -499,28 +499,30 @@ func TestMigrationsMatch(t *testing.T) {
 	}
 }
 
+// benchStores open an empty store of each kind for a benchmark.
+var benchStores = map[string]func(b *testing.B) testStore{
+	"sqlite": func(b *testing.B) testStore {
+		s, err := OpenSQLite(filepath.Join(b.TempDir(), "games.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	},
+	"postgres": func(b *testing.B) testStore {
+		s, err := OpenPostgres(b.Context(), pgtest.URL(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	},
+}
+
 // BenchmarkAppend measures storing one move, as a player's move is stored,
 // on each store.
 func BenchmarkAppend(b *testing.B) {
-	stores := map[string]func(b *testing.B) testStore{
-		"sqlite": func(b *testing.B) testStore {
-			s, err := OpenSQLite(filepath.Join(b.TempDir(), "games.db"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		},
-		"postgres": func(b *testing.B) testStore {
-			s, err := OpenPostgres(b.Context(), pgtest.URL(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		},
-	}
 	for _, name := range []string{"sqlite", "postgres"} {
 		b.Run(name, func(b *testing.B) {
-			s := stores[name](b)
+			s := benchStores[name](b)
 			defer s.Close()
 			ctx := b.Context()
 			g := sample("benchmark1")
@@ -535,6 +537,38 @@ func BenchmarkAppend(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkAppendParallel measures moves stored per second when many
+// games move at once: 16 per core, each append for a game of its own.
+func BenchmarkAppendParallel(b *testing.B) {
+	for _, name := range []string{"sqlite", "postgres"} {
+		b.Run(name, func(b *testing.B) {
+			s := benchStores[name](b)
+			defer s.Close()
+			ctx := b.Context()
+			var next sync.Mutex
+			n := 0
+			b.SetParallelism(16)
+			b.RunParallel(func(pb *testing.PB) {
+				next.Lock()
+				n++
+				id := fmt.Sprintf("parallel%02d", n)
+				next.Unlock()
+				if err := s.Create(ctx, sample(id)); err != nil {
+					b.Error(err)
+					return
+				}
+				at := time.Now()
+				for seq := 1; pb.Next(); seq++ {
+					if err := s.Append(ctx, id, []Event{{Seq: seq, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
 		})
 	}
 }
