@@ -111,3 +111,30 @@ func TestHealthAndReadiness(t *testing.T) {
 		t.Fatalf("/readyz with a failing check: %d %s", res.StatusCode, body)
 	}
 }
+
+// Games waiting for the computer are counted until a search takes them.
+func TestSearchesQueuedMetric(t *testing.T) {
+	h := newHub(nil, nil, slog.New(slog.DiscardHandler))
+	h.thinkers = newThinkers(0, nil) // nobody searches: the queue stays
+	defer h.thinkers.close()
+	m := newMetrics(h)
+	queued := func() float64 {
+		families, err := m.registry.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range families {
+			if f.GetName() == "bretter_searches_queued" {
+				return f.GetMetric()[0].GetGauge().GetValue()
+			}
+		}
+		t.Fatal("no bretter_searches_queued")
+		return 0
+	}
+	h.thinkers.add("aaaaaaaaaa")
+	h.thinkers.add("bbbbbbbbbb")
+	h.thinkers.add("aaaaaaaaaa")
+	if v := queued(); v != 2 {
+		t.Fatalf("%v searches queued, want 2", v)
+	}
+}
