@@ -76,6 +76,14 @@ var postgresMigrations = []string{
 		lang     TEXT NOT NULL,
 		PRIMARY KEY (game_id, seat, endpoint)
 	);`,
+	`CREATE TABLE holdings (
+		browser BYTEA NOT NULL,
+		game_id TEXT NOT NULL REFERENCES games(id),
+		sealed  BYTEA NOT NULL,
+		at      BIGINT NOT NULL,
+		PRIMARY KEY (browser, game_id)
+	);
+	CREATE INDEX holdings_recent ON holdings (browser, at);`,
 }
 
 // defaultMaxConns is the connections an instance holds at most, unless
@@ -487,6 +495,55 @@ func (s *Postgres) Subscriptions(ctx context.Context, gameID, seat string) ([]Su
 	})
 	if err != nil {
 		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+	}
+	return out, nil
+}
+
+// Hold keeps a seat against a browser, replacing the seat it held in that
+// game before.
+func (s *Postgres) Hold(ctx context.Context, browser []byte, h Holding) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO holdings (browser, game_id, sealed, at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (browser, game_id) DO UPDATE SET sealed = excluded.sealed, at = excluded.at`,
+		browser, h.Game, h.Sealed, h.At.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("game %s: keeping a browser's seat: %w", h.Game, err)
+	}
+	return nil
+}
+
+// Holding is the seat a browser holds in a game; ErrNotFound when none.
+func (s *Postgres) Holding(ctx context.Context, browser []byte, gameID string) (Holding, error) {
+	h := Holding{Game: gameID}
+	var at int64
+	err := s.pool.QueryRow(ctx, `SELECT sealed, at FROM holdings WHERE browser = $1 AND game_id = $2`, browser, gameID).Scan(&h.Sealed, &at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Holding{}, ErrNotFound
+	}
+	if err != nil {
+		return Holding{}, fmt.Errorf("game %s: reading a browser's seat: %w", gameID, err)
+	}
+	h.At = time.UnixMilli(at)
+	return h, nil
+}
+
+// Holdings lists the seats a browser holds with their games' status, the
+// most recently taken first, at most limit of them.
+func (s *Postgres) Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error) {
+	rows, err := s.pool.Query(ctx, `SELECT h.game_id, h.sealed, h.at, g.status, g.updated_at
+		FROM holdings h JOIN games g ON g.id = h.game_id WHERE h.browser = $1 ORDER BY h.at DESC LIMIT $2`, browser, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing a browser's seats: %w", err)
+	}
+	var out []Holding
+	var h Holding
+	var at, updated int64
+	_, err = pgx.ForEachRow(rows, []any{&h.Game, &h.Sealed, &at, &h.Status, &updated}, func() error {
+		h.At, h.Updated = time.UnixMilli(at), time.UnixMilli(updated)
+		out = append(out, h)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing a browser's seats: %w", err)
 	}
 	return out, nil
 }

@@ -84,6 +84,14 @@ var migrations = []string{
 		lang     TEXT NOT NULL,
 		PRIMARY KEY (game_id, seat, endpoint)
 	) WITHOUT ROWID;`,
+	`CREATE TABLE holdings (
+		browser BLOB NOT NULL,
+		game_id TEXT NOT NULL REFERENCES games(id),
+		sealed  BLOB NOT NULL,
+		at      INTEGER NOT NULL,
+		PRIMARY KEY (browser, game_id)
+	) WITHOUT ROWID;
+	CREATE INDEX holdings_recent ON holdings (browser, at);`,
 }
 
 // OpenSQLite opens (creating if needed) the database file at path and
@@ -549,6 +557,58 @@ func (s *SQLite) Subscriptions(ctx context.Context, gameID, seat string) ([]Subs
 			return nil, err
 		}
 		out = append(out, sub)
+	}
+	return out, rows.Err()
+}
+
+// Hold keeps a seat against a browser, replacing the seat it held in that
+// game before.
+func (s *SQLite) Hold(ctx context.Context, browser []byte, h Holding) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO holdings (browser, game_id, sealed, at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (browser, game_id) DO UPDATE SET sealed = excluded.sealed, at = excluded.at`,
+			browser, h.Game, h.Sealed, h.At.UnixMilli())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("game %s: keeping a browser's seat: %w", h.Game, err)
+	}
+	return nil
+}
+
+// Holding is the seat a browser holds in a game; ErrNotFound when none.
+func (s *SQLite) Holding(ctx context.Context, browser []byte, gameID string) (Holding, error) {
+	h := Holding{Game: gameID}
+	var at int64
+	err := s.read.QueryRowContext(ctx, `SELECT sealed, at FROM holdings WHERE browser = ? AND game_id = ?`, browser, gameID).Scan(&h.Sealed, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Holding{}, ErrNotFound
+	}
+	if err != nil {
+		return Holding{}, fmt.Errorf("game %s: reading a browser's seat: %w", gameID, err)
+	}
+	h.At = time.UnixMilli(at)
+	return h, nil
+}
+
+// Holdings lists the seats a browser holds with their games' status, the
+// most recently taken first, at most limit of them.
+func (s *SQLite) Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT h.game_id, h.sealed, h.at, g.status, g.updated_at
+		FROM holdings h JOIN games g ON g.id = h.game_id WHERE h.browser = ? ORDER BY h.at DESC LIMIT ?`, browser, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing a browser's seats: %w", err)
+	}
+	defer rows.Close()
+	var out []Holding
+	for rows.Next() {
+		var h Holding
+		var at, updated int64
+		if err := rows.Scan(&h.Game, &h.Sealed, &at, &h.Status, &updated); err != nil {
+			return nil, fmt.Errorf("listing a browser's seats: %w", err)
+		}
+		h.At, h.Updated = time.UnixMilli(at), time.UnixMilli(updated)
+		out = append(out, h)
 	}
 	return out, rows.Err()
 }

@@ -71,6 +71,18 @@ type Subscription struct {
 	Lang         string
 }
 
+// Holding is a seat a browser holds: the game and the seat's secret,
+// sealed with a key only that browser has, so that the store alone
+// gives nobody a seat. At is when it was taken; Holdings adds the game's
+// Status and when it last changed.
+type Holding struct {
+	Game    string
+	Sealed  []byte
+	At      time.Time
+	Status  string
+	Updated time.Time
+}
+
 // Ending is the result an event brings, if any.
 type Ending struct {
 	Winner, Reason string

@@ -29,6 +29,9 @@ type testStore interface {
 	Subscribe(ctx context.Context, sub Subscription) error
 	Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error
 	Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error)
+	Hold(ctx context.Context, browser []byte, h Holding) error
+	Holding(ctx context.Context, browser []byte, gameID string) (Holding, error)
+	Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error)
 	Ping(ctx context.Context) error
 	Close() error
 }
@@ -358,6 +361,54 @@ func TestSettingsAndSubscriptions(t *testing.T) {
 		}
 		if subs, _ := s.Subscriptions(ctx, g.ID, "white"); len(subs) != 0 {
 			t.Fatalf("after unsubscribing: %+v", subs)
+		}
+	})
+}
+
+func TestHoldings(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		at := time.UnixMilli(1_790_000_000_000)
+		for i := range 3 {
+			if err := s.Create(ctx, sample(fmt.Sprintf("holdgame0%d", i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		me, other := []byte("browser-one"), []byte("browser-two")
+		if _, err := s.Holding(ctx, me, "holdgame00"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("a seat held before any was kept: %v", err)
+		}
+		for i := range 3 {
+			h := Holding{Game: fmt.Sprintf("holdgame0%d", i), Sealed: []byte{byte(i)}, At: at.Add(time.Duration(i) * time.Minute)}
+			if err := s.Hold(ctx, me, h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Taking another seat in a game replaces the one held before.
+		if err := s.Hold(ctx, me, Holding{Game: "holdgame00", Sealed: []byte("new"), At: at.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Hold(ctx, other, Holding{Game: "holdgame01", Sealed: []byte("theirs"), At: at}); err != nil {
+			t.Fatal(err)
+		}
+		hs, err := s.Holdings(ctx, me, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		created := sample("").Created
+		want := []Holding{
+			{Game: "holdgame00", Sealed: []byte("new"), At: at.Add(time.Hour), Status: "waiting", Updated: created},
+			{Game: "holdgame02", Sealed: []byte{2}, At: at.Add(2 * time.Minute), Status: "waiting", Updated: created},
+		}
+		if !reflect.DeepEqual(hs, want) {
+			t.Fatalf("holdings: %+v, want %+v", hs, want)
+		}
+		if h, err := s.Holding(ctx, me, "holdgame01"); err != nil || string(h.Sealed) != "\x01" {
+			t.Fatalf("holding: %+v %v", h, err)
+		}
+		if err := s.Hold(ctx, me, Holding{Game: "nosuchgame", Sealed: []byte("x"), At: at}); err == nil {
+			t.Error("a seat in no game was kept")
 		}
 	})
 }
