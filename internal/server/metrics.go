@@ -21,6 +21,9 @@ type metrics struct {
 	// busLag is the time from publishing an event on the bus between
 	// instances to its delivery here.
 	busLag prometheus.Histogram
+
+	// ready are the checks /readyz makes besides the store's.
+	ready map[string]func(context.Context) error
 }
 
 // latencyBuckets run from a tenth of a millisecond to ten seconds.
@@ -53,6 +56,9 @@ func newMetrics(h *hub) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "bretter_searches_queued", Help: "Games waiting for a computer search to start.",
 		}, func() float64 {
+			if h.thinkers == nil {
+				return 0
+			}
 			_, waiting := h.thinkers.load()
 			return float64(waiting)
 		}),
@@ -80,7 +86,7 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	checks := map[string]func(context.Context) error{"store": s.hub.store.Ping}
-	for name, check := range s.readyChecks {
+	for name, check := range s.hub.metrics.ready {
 		checks[name] = check
 	}
 	for name, check := range checks {

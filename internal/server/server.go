@@ -50,8 +50,6 @@ type Server struct {
 	push    *pusher
 	conns   *counter // live connections per address
 	mux     *http.ServeMux
-
-	readyChecks map[string]func(context.Context) error
 }
 
 // Limits on what a client may send.
@@ -91,8 +89,6 @@ func New(cfg Config) *Server {
 		chats:   newLimiter(cfg.ChatsPerMinute/60, cfg.ChatsPerMinute/6),
 		conns:   newCounter(cfg.ConnsPerClient),
 		mux:     http.NewServeMux(),
-
-		readyChecks: cfg.Ready,
 	}
 	// One core is left to the relay of people's moves, so that however
 	// many games wait for the computer, nobody waits for their friend's move.
@@ -102,10 +98,10 @@ func New(cfg Config) *Server {
 	if cfg.PushContact == "" {
 		cfg.PushContact = "bretter@localhost"
 	}
+	s.hub.metrics.ready = cfg.Ready
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
-	s.hub.metrics = newMetrics(s.hub)
 	s.routes()
 	return s
 }
