@@ -58,10 +58,8 @@ type hub struct {
 
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
 	ctx, stop := context.WithCancel(context.Background())
-	h := &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
+	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
 		afterFunc: time.AfterFunc, notify: func(notice) {}}
-	h.metrics = newMetrics(h)
-	return h
 }
 
 // within runs f on the game id, loaded and locked, and returns what f

@@ -29,8 +29,9 @@ type metrics struct {
 // latencyBuckets run from a tenth of a millisecond to ten seconds.
 var latencyBuckets = prometheus.ExponentialBucketsRange(0.0001, 10, 16)
 
-func newMetrics(h *hub) *metrics {
+func newMetrics(h *hub, ready map[string]func(context.Context) error) *metrics {
 	m := &metrics{
+		ready:    ready,
 		registry: prometheus.NewRegistry(),
 		moves: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "bretter_moves_total", Help: "Moves committed to the store.",
@@ -56,9 +57,6 @@ func newMetrics(h *hub) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "bretter_searches_queued", Help: "Games waiting for a computer search to start.",
 		}, func() float64 {
-			if h.thinkers == nil {
-				return 0
-			}
 			_, waiting := h.thinkers.load()
 			return float64(waiting)
 		}),

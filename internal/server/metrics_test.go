@@ -117,7 +117,7 @@ func TestSearchesQueuedMetric(t *testing.T) {
 	h := newHub(nil, nil, slog.New(slog.DiscardHandler))
 	h.thinkers = newThinkers(0, nil) // nobody searches: the queue stays
 	defer h.thinkers.close()
-	m := h.metrics
+	m := newMetrics(h, nil)
 	queued := func() float64 {
 		families, err := m.registry.Gather()
 		if err != nil {

@@ -98,7 +98,7 @@ func New(cfg Config) *Server {
 	if cfg.PushContact == "" {
 		cfg.PushContact = "bretter@localhost"
 	}
-	s.hub.metrics.ready = cfg.Ready
+	s.hub.metrics = newMetrics(s.hub, cfg.Ready)
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
