@@ -49,7 +49,7 @@ type hub struct {
 
 	thinkers *thinkers // the computer's searches
 	notify   func(notice)
-	metrics  *metrics
+	metrics  *siteMetrics
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context

@@ -10,10 +10,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// metrics are what /metrics tells a monitoring system about this
+// siteMetrics are what /metrics tells a monitoring system about this
 // instance. Each server has its own registry, so that two servers in one
 // process (as in tests) count apart.
-type metrics struct {
+type siteMetrics struct {
 	registry *prometheus.Registry
 	moves    prometheus.Counter
 	sockets  prometheus.Gauge
@@ -29,8 +29,8 @@ type metrics struct {
 // latencyBuckets run from a tenth of a millisecond to ten seconds.
 var latencyBuckets = prometheus.ExponentialBucketsRange(0.0001, 10, 16)
 
-func newMetrics(h *hub, ready map[string]func(context.Context) error) *metrics {
-	m := &metrics{
+func newMetrics(h *hub, ready map[string]func(context.Context) error) *siteMetrics {
+	m := &siteMetrics{
 		ready:    ready,
 		registry: prometheus.NewRegistry(),
 		moves: prometheus.NewCounter(prometheus.CounterOpts{
@@ -66,7 +66,7 @@ func newMetrics(h *hub, ready map[string]func(context.Context) error) *metrics {
 	return m
 }
 
-func (m *metrics) handler() http.Handler {
+func (m *siteMetrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
 
