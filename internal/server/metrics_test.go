@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"bretter/internal/web"
@@ -115,8 +116,9 @@ func TestHealthAndReadiness(t *testing.T) {
 // Games waiting for the computer are counted until a search takes them.
 func TestSearchesQueuedMetric(t *testing.T) {
 	h := newHub(nil, nil, slog.New(slog.DiscardHandler))
-	h.thinkers = newThinkers(0, nil) // nobody searches: the queue stays
-	defer h.thinkers.close()
+	// Thinkers with nobody to search: the queue stays as it is.
+	h.thinkers = &thinkers{queued: map[string]bool{}}
+	h.thinkers.wake = sync.NewCond(&h.thinkers.mu)
 	m := newMetrics(h, nil)
 	queued := func() float64 {
 		families, err := m.registry.Gather()
