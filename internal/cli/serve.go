@@ -109,12 +109,16 @@ type siteStore interface {
 // openStore opens PostgreSQL for a postgres:// address and a SQLite file
 // otherwise. It also says where the games are, without a password.
 func openStore(ctx context.Context, db string) (siteStore, string, error) {
-	if u, err := url.Parse(db); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
 		st, err := store.OpenPostgres(ctx, db)
 		if err != nil {
 			return nil, "", err
 		}
-		return st, "PostgreSQL on " + u.Host + u.Path, nil
+		where := "PostgreSQL"
+		if u, err := url.Parse(db); err == nil {
+			where += " on " + u.Host + u.Path
+		}
+		return st, where, nil
 	}
 	st, err := store.OpenSQLite(db)
 	if err != nil {

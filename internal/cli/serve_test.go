@@ -145,3 +145,24 @@ func TestInstanceName(t *testing.T) {
 		}
 	}
 }
+
+// A PostgreSQL server that cannot be reached stops serve with the reason,
+// and the password in its address is not repeated.
+func TestServeWithoutPostgres(t *testing.T) {
+	var errOut bytes.Buffer
+	args := []string{"serve", "-addr", "127.0.0.1:0", "-db", "postgres://root:hunter2@127.0.0.1:1/test?sslmode=disable"}
+	if code := Run(args, testGames, strings.NewReader(""), &bytes.Buffer{}, &errOut); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(errOut.String(), "PostgreSQL") || strings.Contains(errOut.String(), "hunter2") {
+		t.Fatalf("logged %s", errOut.String())
+	}
+	errOut.Reset()
+	args[4] = "postgres://root:hunter2@127.0.0.1:notaport/test"
+	if code := Run(args, testGames, strings.NewReader(""), &bytes.Buffer{}, &errOut); code != 1 {
+		t.Fatalf("a bad address: exit %d", code)
+	}
+	if strings.Contains(errOut.String(), "hunter2") {
+		t.Fatalf("logged %s", errOut.String())
+	}
+}
