@@ -19,7 +19,7 @@ fi
 # Debian packages are installed only when missing, so that repeated runs
 # need no network.
 apt_updated=
-install() {
+apt_install() {
 	echo "test.sh: installing $*" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	if [ -z "$apt_updated" ]; then
@@ -48,7 +48,7 @@ await() {
 
 # The web flow is tested in Debian's Chromium.
 if [ ! -x /usr/bin/chromium ]; then
-	install chromium
+	apt_install chromium
 fi
 
 # The PostgreSQL store is tested on a local server: trust authentication on
@@ -58,7 +58,7 @@ if [ -z "${BRETTER_TEST_POSTGRES:-}" ]; then
 	export BRETTER_TEST_POSTGRES="postgres://root@127.0.0.1:5432/test?sslmode=disable"
 	if ! listening 127.0.0.1 5432; then
 		if ! command -v pg_lsclusters >/dev/null; then
-			install postgresql
+			apt_install postgresql
 		fi
 		version=$(ls /usr/lib/postgresql | sort -n | tail -1)
 		if ! pg_lsclusters -h | awk '$2 == "main"' | grep -q .; then
@@ -86,7 +86,7 @@ if [ -z "${BRETTER_TEST_NATS:-}" ]; then
 	export BRETTER_TEST_NATS="nats://127.0.0.1:4222"
 	if ! listening 127.0.0.1 4222; then
 		if ! command -v nats-server >/dev/null; then
-			install nats-server
+			apt_install nats-server
 		fi
 		echo "test.sh: starting nats-server" >&2
 		mkdir -p /var/lib/nats-server
