@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -28,7 +29,9 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")
-	dbPath := fs.String("db", envOr("BRETTER_DB", "bretter.db"), "SQLite database file, created if missing (env BRETTER_DB)")
+	db := fs.String("db", envOr("BRETTER_DB", "bretter.db"),
+		"where games are kept: a SQLite file, created if missing, or a PostgreSQL address postgres://... (env BRETTER_DB)")
+	instance := fs.String("instance", envOr("BRETTER_INSTANCE", hostname()), "this instance's name in the logs (env BRETTER_INSTANCE)")
 	verbose := fs.Bool("v", false, "log every request")
 	pushEndpoints := fs.String("push-endpoints", "", "comma-separated address prefixes Web Push may send to (default: the browsers' push services)")
 	if err := fs.Parse(args); err != nil {
@@ -38,26 +41,29 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})).With("instance", *instance)
 	var push []string
 	for _, p := range strings.Split(*pushEndpoints, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			push = append(push, p)
 		}
 	}
-	if err := run(*addr, *dbPath, push, games, log, stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *addr, *db, push, games, log, stderr); err != nil {
 		log.Error("bretter stopped", "err", err)
 		return 1
 	}
 	return 0
 }
 
-func run(addr, dbPath string, push []string, games []game.Game, log *slog.Logger, stderr io.Writer) error {
+// run serves until ctx ends.
+func run(ctx context.Context, addr, db string, push []string, games []game.Game, log *slog.Logger, stderr io.Writer) error {
 	site, err := web.New(games)
 	if err != nil {
 		return fmt.Errorf("loading the site: %w", err)
 	}
-	st, err := store.OpenSQLite(dbPath)
+	st, where, err := openStore(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -69,13 +75,11 @@ func run(addr, dbPath string, push []string, games []game.Game, log *slog.Logger
 	srv := server.New(server.Config{Store: st, Games: games, Site: site, Log: log, PushServices: push})
 	httpServer := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	background, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Run(background); close(done) }()
 
-	fmt.Fprintf(stderr, "bretter: serving on %s (database %s)\n", publicURL(addr, ln.Addr()), dbPath)
+	fmt.Fprintf(stderr, "bretter: serving on %s (%s)\n", publicURL(addr, ln.Addr()), where)
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.Serve(ln) }()
 	select {
@@ -94,6 +98,42 @@ func run(addr, dbPath string, push []string, games []game.Game, log *slog.Logger
 		return err
 	}
 	return nil
+}
+
+// siteStore is a store the site can run on.
+type siteStore interface {
+	server.Store
+	Close() error
+}
+
+// openStore opens PostgreSQL for a postgres:// address and a SQLite file
+// otherwise. It also says where the games are, without a password.
+func openStore(ctx context.Context, db string) (siteStore, string, error) {
+	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+		st, err := store.OpenPostgres(ctx, db)
+		if err != nil {
+			return nil, "", err
+		}
+		where := "PostgreSQL"
+		if u, err := url.Parse(db); err == nil {
+			where += " on " + u.Host + u.Path
+		}
+		return st, where, nil
+	}
+	st, err := store.OpenSQLite(db)
+	if err != nil {
+		return nil, "", err
+	}
+	return st, "database " + db, nil
+}
+
+// hostname is the default name of this instance.
+func hostname() string {
+	name, err := os.Hostname()
+	if err != nil {
+		return "bretter"
+	}
+	return name
 }
 
 // publicURL is the address to open in a browser.

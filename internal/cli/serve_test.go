@@ -1,8 +1,20 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
 	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"bretter/internal/store"
+	"bretter/internal/store/pgtest"
 )
 
 func TestPublicURL(t *testing.T) {
@@ -36,5 +48,121 @@ func TestServeSettingsFromEnvironment(t *testing.T) {
 	}
 	if _, code := runCmd(t, "", "serve", "-addr", "not an address", "-db", t.TempDir()+"/x.db"); code != 1 {
 		t.Fatalf("an address that cannot be listened on: exit %d", code)
+	}
+}
+
+// syncBuffer is a log that the server writes while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// `-db postgres://...` keeps the games in PostgreSQL, and the logs name
+// the instance.
+func TestServeOnPostgres(t *testing.T) {
+	db := pgtest.URL(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	var out syncBuffer
+	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug})).With("instance", "east-1")
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, addr, db, nil, testGames, log, &out) }()
+	defer func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	for !strings.Contains(out.String(), "serving on") {
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v\n%s", err, out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if !strings.Contains(out.String(), "(PostgreSQL on 127.0.0.1:5432/") {
+		t.Errorf("the start message does not name PostgreSQL: %s", out.String())
+	}
+	res, err := http.Post("http://"+addr+"/api/games", "application/json", strings.NewReader(`{"game":"havannah","start":"me"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ ID string }
+	json.NewDecoder(res.Body).Decode(&created)
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %d", res.StatusCode)
+	}
+	st, err := store.OpenPostgres(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, _, err := st.Load(t.Context(), created.ID); err != nil {
+		t.Fatalf("the game is not in PostgreSQL: %v", err)
+	}
+	if !strings.Contains(out.String(), "instance=east-1") {
+		t.Errorf("the log does not name the instance:\n%s", out.String())
+	}
+}
+
+func TestInstanceName(t *testing.T) {
+	t.Setenv("BRETTER_INSTANCE", "")
+	host, _ := os.Hostname()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-instance", "west-2"}, "instance=west-2"},
+		{nil, "instance=" + host},
+	} {
+		// An address that cannot be listened on stops serve at once, with
+		// its error logged.
+		var errOut bytes.Buffer
+		args := append([]string{"serve", "-addr", "not an address", "-db", t.TempDir() + "/x.db"}, tt.args...)
+		if code := Run(args, testGames, strings.NewReader(""), &bytes.Buffer{}, &errOut); code != 1 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		if !strings.Contains(errOut.String(), tt.want) {
+			t.Errorf("%v logged %s, want %s", tt.args, errOut.String(), tt.want)
+		}
+	}
+}
+
+// A PostgreSQL server that cannot be reached stops serve with the reason,
+// and the password in its address is not repeated.
+func TestServeWithoutPostgres(t *testing.T) {
+	var errOut bytes.Buffer
+	args := []string{"serve", "-addr", "127.0.0.1:0", "-db", "postgres://root:hunter2@127.0.0.1:1/test?sslmode=disable"}
+	if code := Run(args, testGames, strings.NewReader(""), &bytes.Buffer{}, &errOut); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(errOut.String(), "PostgreSQL") || strings.Contains(errOut.String(), "hunter2") {
+		t.Fatalf("logged %s", errOut.String())
+	}
+	errOut.Reset()
+	args[4] = "postgres://root:hunter2@127.0.0.1:notaport/test"
+	if code := Run(args, testGames, strings.NewReader(""), &bytes.Buffer{}, &errOut); code != 1 {
+		t.Fatalf("a bad address: exit %d", code)
+	}
+	if strings.Contains(errOut.String(), "hunter2") {
+		t.Fatalf("logged %s", errOut.String())
 	}
 }

@@ -139,7 +139,7 @@ func TestOldSeatCookiesAreFoldedIn(t *testing.T) {
 }
 
 // failingHolds is a store that cannot keep seats against browsers.
-type failingHolds struct{ *store.SQLite }
+type failingHolds struct{ testStore }
 
 func (failingHolds) Hold(context.Context, []byte, store.Holding) error {
 	return errors.New("disk full")

@@ -31,13 +31,22 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 		events[i] = steps[i].event
 	}
 	end := ending(steps[len(steps)-1])
-	if err := h.store.Append(ctx, g.rec.ID, events, end); err != nil {
+	start := time.Now()
+	err = h.store.Append(ctx, g.rec.ID, events, end)
+	h.metrics.appends.Observe(time.Since(start).Seconds())
+	if err != nil {
+		// Another server wrote first, or the store failed and may or may
+		// not have kept the events: forget what we knew.
+		g.loaded = false
 		if errors.Is(err, store.ErrConflict) {
-			// Another server wrote first: forget what we knew.
-			g.loaded = false
 			return 0, errStale(len(g.moves), len(g.moves)+1)
 		}
 		return 0, err
+	}
+	for _, e := range events {
+		if e.Kind == "move" {
+			h.metrics.moves.Inc()
+		}
 	}
 	for i, st := range steps {
 		e := st.event

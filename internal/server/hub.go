@@ -23,6 +23,8 @@ type Store interface {
 	TimedGames(ctx context.Context) ([]string, error)
 	Say(ctx context.Context, id string, line store.ChatLine) (store.ChatLine, error)
 	Chat(ctx context.Context, id string) ([]store.ChatLine, error)
+	// Ping says whether the store answers, for /readyz.
+	Ping(ctx context.Context) error
 	pushStore
 	holdingStore
 }
@@ -51,6 +53,7 @@ type hub struct {
 
 	thinkers *thinkers // the computer's searches
 	notify   func(notice)
+	metrics  *siteMetrics
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context

@@ -32,6 +32,9 @@ type Config struct {
 	PushServices []string
 	// PushContact is who the push services may write to about this site.
 	PushContact string
+	// Ready are checks /readyz makes besides the store's, by name (the
+	// bus between instances, say).
+	Ready map[string]func(context.Context) error
 }
 
 // Server handles every request of the site.
@@ -98,6 +101,7 @@ func New(cfg Config) *Server {
 	if cfg.PushContact == "" {
 		cfg.PushContact = "bretter@localhost"
 	}
+	s.hub.metrics = newMetrics(s.hub, cfg.Ready)
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove, cfg.Log)
@@ -118,6 +122,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /g/{id}/join/{token}", s.invitePage)
 	m.HandleFunc("GET /g/{id}/next", s.nextGame)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+	m.HandleFunc("GET /readyz", s.ready)
+	m.Handle("GET /metrics", s.hub.metrics.handler())
 
 	m.HandleFunc("POST /api/games", s.apiCreate)
 	m.HandleFunc("GET /api/games/{id}", s.apiGet)

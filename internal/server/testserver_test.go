@@ -16,6 +16,7 @@ import (
 	"bretter/games/fanorona"
 	"bretter/games/havannah"
 	"bretter/internal/store"
+	"bretter/internal/store/pgtest"
 	"bretter/internal/web"
 )
 
@@ -24,21 +25,40 @@ var testGames = []game.Game{havannah.Game(), dvonn.Game(), fanorona.Game()}
 type testServer struct {
 	*httptest.Server
 	srv   *Server
-	store *store.SQLite
+	store testStore
+}
+
+// testStore is a store that tests can close.
+type testStore interface {
+	Store
+	Close() error
 }
 
 func newTestServer(t testing.TB) *testServer {
 	t.Helper()
-	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "test.db"))
+	return serverOn(t, openTestStore(t))
+}
+
+// openTestStore opens an empty store, closed when t ends: SQLite, or
+// PostgreSQL for the tests that TestOnPostgres runs.
+func openTestStore(t testing.TB) testStore {
+	t.Helper()
+	var st testStore
+	var err error
+	if strings.HasPrefix(t.Name(), "TestOnPostgres/") {
+		st, err = store.OpenPostgres(t.Context(), pgtest.URL(t))
+	} else {
+		st, err = store.OpenSQLite(filepath.Join(t.TempDir(), "test.db"))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return serverOn(t, st)
+	return st
 }
 
 // serverOn starts a server on st.
-func serverOn(t testing.TB, st *store.SQLite) *testServer {
+func serverOn(t testing.TB, st testStore) *testServer {
 	t.Helper()
 	site, err := web.New(testGames)
 	if err != nil {

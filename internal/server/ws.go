@@ -83,6 +83,8 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(maxMessage)
+	s.hub.metrics.sockets.Inc()
+	defer s.hub.metrics.sockets.Dec()
 
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()

@@ -167,6 +167,16 @@ func (s *SQLite) Close() error {
 	return errors.Join(s.read.Close(), s.write.Close())
 }
 
+// Ping says whether the database can be read.
+func (s *SQLite) Ping(ctx context.Context) error {
+	select {
+	case <-s.closing:
+		return errClosed
+	default:
+	}
+	return s.read.PingContext(ctx)
+}
+
 func (s *SQLite) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {

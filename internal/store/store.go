@@ -1,7 +1,8 @@
 // Package store keeps games: each game's creation record and the ordered
 // list of its events (moves, a resignation). Positions are never stored;
 // the server rebuilds them by replaying the moves. SQLite in one file is the
-// default and needs nothing installed.
+// default and needs nothing installed; PostgreSQL keeps the same data for
+// several instances of the site.
 package store
 
 import (

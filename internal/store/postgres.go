@@ -1,0 +1,549 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Postgres is the store for several instances of the site on one
+// database. It keeps the same data as SQLite, in the same shape: times
+// are milliseconds since 1970, options JSON text.
+type Postgres struct {
+	pool *pgxpool.Pool
+}
+
+// postgresMigrations are SQLite's migrations in PostgreSQL's dialect, one
+// for one: the n-th of each brings its schema to version n.
+var postgresMigrations = []string{
+	`CREATE TABLE games (
+		id          TEXT PRIMARY KEY,
+		game        TEXT NOT NULL,
+		options     TEXT NOT NULL,
+		white_hash  BYTEA,
+		black_hash  BYTEA,
+		invite_hash BYTEA NOT NULL,
+		creator     TEXT NOT NULL,
+		created_at  BIGINT NOT NULL,
+		updated_at  BIGINT NOT NULL,
+		status      TEXT NOT NULL,
+		winner      TEXT NOT NULL DEFAULT '',
+		reason      TEXT NOT NULL DEFAULT '',
+		next_id     TEXT NOT NULL DEFAULT '',
+		version     INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE TABLE events (
+		game_id TEXT NOT NULL REFERENCES games(id),
+		seq     INTEGER NOT NULL,
+		kind    TEXT NOT NULL,
+		seat    TEXT NOT NULL,
+		move    TEXT NOT NULL,
+		at      BIGINT NOT NULL,
+		PRIMARY KEY (game_id, seq)
+	);`,
+	`ALTER TABLE games ADD COLUMN computer TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN level INTEGER NOT NULL DEFAULT 0;
+	CREATE INDEX games_computer_playing ON games (status) WHERE computer != '';`,
+	`ALTER TABLE games ADD COLUMN clock_initial_ms BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN clock_increment_ms BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;
+	CREATE INDEX games_timed_playing ON games (status) WHERE clock_initial_ms != 0 OR clock_days != 0;`,
+	`CREATE TABLE chat (
+		game_id TEXT NOT NULL REFERENCES games(id),
+		seq     INTEGER NOT NULL,
+		seat    TEXT NOT NULL,
+		text    TEXT NOT NULL,
+		at      BIGINT NOT NULL,
+		PRIMARY KEY (game_id, seq)
+	);`,
+	`CREATE TABLE settings (
+		name  TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	);
+	CREATE TABLE push_subscriptions (
+		game_id  TEXT NOT NULL REFERENCES games(id),
+		seat     TEXT NOT NULL,
+		endpoint TEXT NOT NULL,
+		p256dh   TEXT NOT NULL,
+		auth     TEXT NOT NULL,
+		lang     TEXT NOT NULL,
+		PRIMARY KEY (game_id, seat, endpoint)
+	);`,
+	`CREATE TABLE holdings (
+		browser BYTEA NOT NULL,
+		game_id TEXT NOT NULL REFERENCES games(id),
+		sealed  BYTEA NOT NULL,
+		at      BIGINT NOT NULL,
+		PRIMARY KEY (browser, game_id)
+	);
+	CREATE INDEX holdings_recent ON holdings (browser, at);`,
+}
+
+// defaultMaxConns is the connections an instance holds at most, unless
+// its address says otherwise (pool_max_conns=N): a few instances stay well
+// within PostgreSQL's default limit of 100.
+const defaultMaxConns = 16
+
+// migrationLock is the advisory lock that instances starting together
+// take to bring the schema up to date one after the other.
+const migrationLock = 0x62726574746572 // "bretter"
+
+// OpenPostgres connects to the database at url (postgres://...) and
+// brings its schema up to date.
+func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx's message repeats the url, password and all.
+		return nil, errors.New("the PostgreSQL address cannot be read")
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		// Each append waits for its commit to reach the disk; with more
+		// of them under way, PostgreSQL syncs several commits at once.
+		cfg.MaxConns = defaultMaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to PostgreSQL: %w", err)
+	}
+	s := &Postgres{pool: pool}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("preparing the PostgreSQL database: %w", err)
+	}
+	return s, nil
+}
+
+// migrate applies the migrations the database lacks, each in its own
+// transaction under the migration lock, so that another instance starting
+// at the same time waits and then finds the work done.
+func (s *Postgres) migrate(ctx context.Context) error {
+	for {
+		done := false
+		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+				return err
+			}
+			var version int
+			err := tx.QueryRow(ctx, `SELECT version FROM schema_version`).Scan(&version)
+			if errors.Is(err, pgx.ErrNoRows) {
+				_, err = tx.Exec(ctx, `INSERT INTO schema_version VALUES (0)`)
+			}
+			if err != nil {
+				return err
+			}
+			switch {
+			case version > len(postgresMigrations):
+				return fmt.Errorf("the database has schema version %d, newer than this program's %d", version, len(postgresMigrations))
+			case version == len(postgresMigrations):
+				done = true
+				return nil
+			}
+			if _, err := tx.Exec(ctx, postgresMigrations[version]); err != nil {
+				return fmt.Errorf("migration %d: %w", version+1, err)
+			}
+			_, err = tx.Exec(ctx, `UPDATE schema_version SET version = $1`, version+1)
+			return err
+		})
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// Close closes the connections; appends under way finish first.
+func (s *Postgres) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// Ping says whether the database answers.
+func (s *Postgres) Ping(ctx context.Context) error {
+	return s.pool.Ping(ctx)
+}
+
+// Create stores a new game, with the events it starts from (the moves of
+// a game played on from a record), all or nothing.
+func (s *Postgres) Create(ctx context.Context, g Game, events ...Event) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		g.Version = len(events)
+		if err := insertGamePostgres(ctx, tx, g); err != nil {
+			return err
+		}
+		for i, e := range events {
+			if e.Seq != i+1 {
+				return fmt.Errorf("game %s: event %d has number %d", g.ID, i+1, e.Seq)
+			}
+		}
+		if len(events) == 0 {
+			return nil
+		}
+		args := append([]any{g.ID}, eventColumns(events)...)
+		if _, err := tx.Exec(ctx, insertEvents, args...); err != nil {
+			return fmt.Errorf("game %s: storing its events: %w", g.ID, err)
+		}
+		return nil
+	})
+}
+
+func insertGamePostgres(ctx context.Context, tx pgx.Tx, g Game) error {
+	opts, err := json.Marshal(g.Options)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO games
+		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level, version,
+		clock_initial_ms, clock_increment_ms, clock_days)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
+		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level, g.Version,
+		g.Clock.Initial.Milliseconds(), g.Clock.Increment.Milliseconds(), g.Clock.Days)
+	return err
+}
+
+// insertEvents stores events given column by column (eventColumns), so
+// that any number of them take one statement.
+const insertEvents = `INSERT INTO events (game_id, seq, kind, seat, move, at)
+	SELECT $1, e.seq, e.kind, e.seat, e.move, e.at
+	FROM unnest($2::integer[], $3::text[], $4::text[], $5::text[], $6::bigint[]) AS e(seq, kind, seat, move, at)`
+
+func eventColumns(events []Event) []any {
+	seq := make([]int32, len(events))
+	kind := make([]string, len(events))
+	seat := make([]string, len(events))
+	move := make([]string, len(events))
+	at := make([]int64, len(events))
+	for i, e := range events {
+		seq[i], kind[i], seat[i], move[i], at[i] = int32(e.Seq), e.Kind, e.Seat, e.Move, e.At.UnixMilli()
+	}
+	return []any{seq, kind, seat, move, at}
+}
+
+// Load returns a game and all its events in order, as of one moment.
+func (s *Postgres) Load(ctx context.Context, id string) (Game, []Event, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return Game{}, nil, err
+	}
+	defer tx.Rollback(context.Background())
+	var g Game
+	var opts string
+	var created, updated, initial, increment int64
+	err = tx.QueryRow(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
+		created_at, updated_at, status, winner, reason, next_id, version, computer, level,
+		clock_initial_ms, clock_increment_ms, clock_days FROM games WHERE id = $1`, id).
+		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
+			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version, &g.Computer, &g.Level,
+			&initial, &increment, &g.Clock.Days)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Game{}, nil, ErrNotFound
+	}
+	if err != nil {
+		return Game{}, nil, err
+	}
+	g.Created, g.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+	g.Clock.Initial, g.Clock.Increment = time.Duration(initial)*time.Millisecond, time.Duration(increment)*time.Millisecond
+	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
+		return Game{}, nil, fmt.Errorf("game %s: options: %w", id, err)
+	}
+	rows, err := tx.Query(ctx, `SELECT seq, kind, seat, move, at FROM events WHERE game_id = $1 ORDER BY seq`, id)
+	if err != nil {
+		return Game{}, nil, err
+	}
+	events := make([]Event, 0, g.Version)
+	var e Event
+	var at int64
+	_, err = pgx.ForEachRow(rows, []any{&e.Seq, &e.Kind, &e.Seat, &e.Move, &at}, func() error {
+		e.At = time.UnixMilli(at)
+		events = append(events, e)
+		return nil
+	})
+	if err != nil {
+		return Game{}, nil, err
+	}
+	if len(events) != g.Version {
+		return Game{}, nil, fmt.Errorf("game %s: %d events stored, version %d", id, len(events), g.Version)
+	}
+	return g, events, nil
+}
+
+// Append adds events, numbered from the one after the last, and records
+// the ending they bring, if any: all of them or none. A taken number, or
+// a game already over, is ErrConflict, so exactly one of two racing
+// appends lands, whichever instance sent them. It returns once the
+// transaction is committed.
+//
+// One statement does it all, in one round trip: the game's row is
+// updated only if it is still at the version before the events, and the
+// events are stored only if it was. A racing append waits for the row's
+// lock, finds the version moved on and changes nothing.
+func (s *Postgres) Append(ctx context.Context, id string, events []Event, end *Ending) error {
+	if len(events) == 0 {
+		return errors.New("nothing to append")
+	}
+	for i, e := range events[1:] {
+		if e.Seq != events[0].Seq+1+i {
+			return fmt.Errorf("%w: event %d cannot follow %d", ErrConflict, e.Seq, events[0].Seq+i)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	last := events[len(events)-1]
+	status, winner, reason := "playing", "", ""
+	if end != nil {
+		status, winner, reason = "over", end.Winner, end.Reason
+	}
+	args := append([]any{id, events[0].Seq - 1, last.Seq, status, winner, reason, last.At.UnixMilli()}, eventColumns(events)...)
+	// Once sent, the statement is seen through whatever happens to ctx:
+	// its answer must say whether the events are stored.
+	tag, err := s.pool.Exec(context.WithoutCancel(ctx), `WITH game AS (
+			UPDATE games SET version = $3, status = $4, winner = $5, reason = $6, updated_at = $7
+			WHERE id = $1 AND version = $2 AND status != 'over'
+			RETURNING id)
+		INSERT INTO events (game_id, seq, kind, seat, move, at)
+		SELECT game.id, e.seq, e.kind, e.seat, e.move, e.at
+		FROM game, unnest($8::integer[], $9::text[], $10::text[], $11::text[], $12::bigint[]) AS e(seq, kind, seat, move, at)`, args...)
+	if isUniqueViolation(err) {
+		return ErrConflict
+	}
+	if err != nil {
+		return fmt.Errorf("game %s: storing events: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return s.conflictOrNotFound(ctx, id)
+	}
+	return nil
+}
+
+// conflictOrNotFound explains why a change to a game changed nothing.
+func (s *Postgres) conflictOrNotFound(ctx context.Context, id string) error {
+	var exists bool
+	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = $1)`, id).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		return ErrNotFound
+	}
+	return ErrConflict
+}
+
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505"
+}
+
+// Join fills the free seat with a secret's hash. A filled seat is
+// ErrConflict.
+func (s *Postgres) Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error {
+	column := map[string]string{"white": "white_hash", "black": "black_hash"}[seat]
+	if column == "" {
+		return fmt.Errorf("no seat %q", seat)
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE games SET `+column+` = $1, updated_at = $2,
+		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
+		WHERE id = $3 AND `+column+` IS NULL`, hash, at.UnixMilli(), id)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return s.conflictOrNotFound(ctx, id)
+	}
+	return nil
+}
+
+// Follow stores next as the game that follows id and links them, unless
+// id already has a follower: then it is ErrConflict and nothing is stored.
+func (s *Postgres) Follow(ctx context.Context, id string, next Game) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE games SET next_id = $1 WHERE id = $2 AND next_id = ''`, next.ID, id)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrConflict
+		}
+		return insertGamePostgres(ctx, tx, next)
+	})
+}
+
+// ComputerGames lists the games in play against the computer, for a server
+// that starts to give the computer its moves.
+func (s *Postgres) ComputerGames(ctx context.Context) ([]string, error) {
+	return s.ids(ctx, "games against the computer", `SELECT id FROM games WHERE status = 'playing' AND computer != '' ORDER BY updated_at`)
+}
+
+// TimedGames lists the games in play with a clock, for a server that
+// starts to watch their clocks.
+func (s *Postgres) TimedGames(ctx context.Context) ([]string, error) {
+	return s.ids(ctx, "games with a clock", `SELECT id FROM games WHERE status = 'playing' AND (clock_initial_ms != 0 OR clock_days != 0) ORDER BY updated_at`)
+}
+
+func (s *Postgres) ids(ctx context.Context, what, query string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", what, err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", what, err)
+	}
+	return ids, nil
+}
+
+// Say stores a chat line of a game, numbered after the last, and returns
+// it with its number.
+func (s *Postgres) Say(ctx context.Context, id string, line ChatLine) (ChatLine, error) {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// The game's row is the lock that numbers its lines one at a
+		// time, across instances; a share lock would let two take the
+		// same number.
+		err := tx.QueryRow(ctx, `SELECT id FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `INSERT INTO chat (game_id, seq, seat, text, at)
+			SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4 FROM chat WHERE game_id = $1
+			RETURNING seq`, id, line.Seat, line.Text, line.At.UnixMilli()).Scan(&line.Seq)
+	})
+	if err != nil {
+		return ChatLine{}, fmt.Errorf("game %s: storing a chat line: %w", id, err)
+	}
+	return line, nil
+}
+
+// Chat returns a game's chat lines in order.
+func (s *Postgres) Chat(ctx context.Context, id string) ([]ChatLine, error) {
+	rows, err := s.pool.Query(ctx, `SELECT seq, seat, text, at FROM chat WHERE game_id = $1 ORDER BY seq`, id)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: reading the chat: %w", id, err)
+	}
+	var lines []ChatLine
+	var l ChatLine
+	var at int64
+	_, err = pgx.ForEachRow(rows, []any{&l.Seq, &l.Seat, &l.Text, &at}, func() error {
+		l.At = time.UnixMilli(at)
+		lines = append(lines, l)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("game %s: reading the chat: %w", id, err)
+	}
+	return lines, nil
+}
+
+// Setting returns the value of a setting of the site, keeping value as it
+// when it has none yet: whoever stores one first, every later caller (and
+// every other instance) gets the same.
+func (s *Postgres) Setting(ctx context.Context, name, value string) (string, error) {
+	// An insert that finds the name taken waits for the transaction that
+	// took it, so the select that follows sees its value.
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, name, value); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT value FROM settings WHERE name = $1`, name).Scan(&value)
+	})
+	if err != nil {
+		return "", fmt.Errorf("setting %s: %w", name, err)
+	}
+	return value, nil
+}
+
+// Subscribe keeps a browser's push subscription for a seat of a game.
+func (s *Postgres) Subscribe(ctx context.Context, sub Subscription) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO push_subscriptions (game_id, seat, endpoint, p256dh, auth, lang) VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (game_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang`,
+		sub.Game, sub.Seat, sub.Endpoint, sub.P256DH, sub.Auth, sub.Lang)
+	if err != nil {
+		return fmt.Errorf("game %s: keeping a push subscription: %w", sub.Game, err)
+	}
+	return nil
+}
+
+// Unsubscribe forgets a push subscription of a game's seat; seat "" forgets
+// it for every seat (the push service said it is gone).
+func (s *Postgres) Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error {
+	_, err := s.pool.Exec(ctx, `DELETE FROM push_subscriptions WHERE game_id = $1 AND (seat = $2 OR $2 = '') AND endpoint = $3`,
+		gameID, seat, endpoint)
+	return err
+}
+
+// Subscriptions lists the push subscriptions of a game's seat.
+func (s *Postgres) Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error) {
+	rows, err := s.pool.Query(ctx, `SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = $1 AND seat = $2`, gameID, seat)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+	}
+	var out []Subscription
+	sub := Subscription{Game: gameID, Seat: seat}
+	_, err = pgx.ForEachRow(rows, []any{&sub.Endpoint, &sub.P256DH, &sub.Auth, &sub.Lang}, func() error {
+		out = append(out, sub)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+	}
+	return out, nil
+}
+
+// Hold keeps a seat against a browser, replacing the seat it held in that
+// game before.
+func (s *Postgres) Hold(ctx context.Context, browser []byte, h Holding) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO holdings (browser, game_id, sealed, at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (browser, game_id) DO UPDATE SET sealed = excluded.sealed, at = excluded.at`,
+		browser, h.Game, h.Sealed, h.At.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("game %s: keeping a browser's seat: %w", h.Game, err)
+	}
+	return nil
+}
+
+// Holding is the seat a browser holds in a game; ErrNotFound when none.
+func (s *Postgres) Holding(ctx context.Context, browser []byte, gameID string) (Holding, error) {
+	h := Holding{Game: gameID}
+	var at int64
+	err := s.pool.QueryRow(ctx, `SELECT sealed, at FROM holdings WHERE browser = $1 AND game_id = $2`, browser, gameID).Scan(&h.Sealed, &at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Holding{}, ErrNotFound
+	}
+	if err != nil {
+		return Holding{}, fmt.Errorf("game %s: reading a browser's seat: %w", gameID, err)
+	}
+	h.At = time.UnixMilli(at)
+	return h, nil
+}
+
+// Holdings lists the seats a browser holds with their games' status, the
+// most recently taken first, at most limit of them.
+func (s *Postgres) Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error) {
+	rows, err := s.pool.Query(ctx, `SELECT h.game_id, h.sealed, h.at, g.status, g.updated_at
+		FROM holdings h JOIN games g ON g.id = h.game_id WHERE h.browser = $1 ORDER BY h.at DESC LIMIT $2`, browser, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing a browser's seats: %w", err)
+	}
+	var out []Holding
+	var h Holding
+	var at, updated int64
+	_, err = pgx.ForEachRow(rows, []any{&h.Game, &h.Sealed, &at, &h.Status, &updated}, func() error {
+		h.At, h.Updated = time.UnixMilli(at), time.UnixMilli(updated)
+		out = append(out, h)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing a browser's seats: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,699 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"bretter/internal/clock"
+	"bretter/internal/store/pgtest"
+)
+
+// testStore is what both stores offer.
+type testStore interface {
+	Create(ctx context.Context, g Game, events ...Event) error
+	Load(ctx context.Context, id string) (Game, []Event, error)
+	Append(ctx context.Context, id string, events []Event, end *Ending) error
+	Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error
+	Follow(ctx context.Context, id string, next Game) error
+	ComputerGames(ctx context.Context) ([]string, error)
+	TimedGames(ctx context.Context) ([]string, error)
+	Say(ctx context.Context, id string, line ChatLine) (ChatLine, error)
+	Chat(ctx context.Context, id string) ([]ChatLine, error)
+	Setting(ctx context.Context, name, value string) (string, error)
+	Subscribe(ctx context.Context, sub Subscription) error
+	Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error
+	Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error)
+	Hold(ctx context.Context, browser []byte, h Holding) error
+	Holding(ctx context.Context, browser []byte, gameID string) (Holding, error)
+	Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error)
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+// opener opens a store on a test's own database; each call reaches the
+// same data, as a restart would. The store is closed when the test ends.
+type opener func(t testing.TB) testStore
+
+// eachStore runs test on SQLite and on PostgreSQL, each on an empty
+// database of its own.
+func eachStore(t *testing.T, test func(t *testing.T, open opener)) {
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "games.db")
+		test(t, func(t testing.TB) testStore {
+			t.Helper()
+			s, err := OpenSQLite(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := pgtest.URL(t)
+		test(t, func(t testing.TB) testStore {
+			t.Helper()
+			s, err := OpenPostgres(t.Context(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		})
+	})
+}
+
+func sample(id string) Game {
+	now := time.UnixMilli(1_790_000_000_000)
+	return Game{ID: id, Game: "havannah", Options: map[string]int{"size": 8, "swap": 0},
+		WhiteHash: []byte("white-hash"), InviteHash: []byte("invite-hash"), Creator: "white",
+		Created: now, Updated: now, Status: "waiting"}
+}
+
+func TestGameLifecycle(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		g := sample("abcdefghij")
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Create(ctx, g); err == nil {
+			t.Fatal("the same id was stored twice")
+		}
+		got, events, err := s.Load(ctx, g.ID)
+		if err != nil || !reflect.DeepEqual(got, g) || len(events) != 0 {
+			t.Fatalf("load: %+v %v %v", got, events, err)
+		}
+		if _, _, err := s.Load(ctx, "nonexistent"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("unknown game: %v", err)
+		}
+
+		at := g.Created.Add(time.Second)
+		if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), at); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Join(ctx, g.ID, "black", []byte("another"), at); !errors.Is(err, ErrConflict) {
+			t.Fatalf("second join: %v", err)
+		}
+		if err := s.Join(ctx, "nonexistent", "black", []byte("x"), at); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("join of an unknown game: %v", err)
+		}
+
+		e1 := Event{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}
+		if err := s.Append(ctx, g.ID, []Event{e1}, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []Event{{Seq: 1, Kind: "move", Seat: "black", Move: "a1", At: at}, {Seq: 3, Kind: "move", Seat: "black", Move: "a1", At: at}} {
+			if err := s.Append(ctx, g.ID, []Event{bad}, nil); !errors.Is(err, ErrConflict) {
+				t.Fatalf("event %d after 1: %v", bad.Seq, err)
+			}
+		}
+		e2 := Event{Seq: 2, Kind: "resign", Seat: "black", At: at}
+		if err := s.Append(ctx, g.ID, []Event{e2}, &Ending{Winner: "white", Reason: "resign"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, g.ID, []Event{{Seq: 3, Kind: "move", Seat: "white", Move: "a1", At: at}}, nil); !errors.Is(err, ErrConflict) {
+			t.Fatalf("an event after the end: %v", err)
+		}
+
+		next := sample("klmnopqrst")
+		if err := s.Follow(ctx, g.ID, next); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Follow(ctx, g.ID, sample("uvwxyz2345")); !errors.Is(err, ErrConflict) {
+			t.Fatalf("a second follower: %v", err)
+		}
+		if _, _, err := s.Load(ctx, "uvwxyz2345"); !errors.Is(err, ErrNotFound) {
+			t.Fatal("a refused follower was stored")
+		}
+
+		// Everything is still there after reopening the database.
+		s.Close()
+		got, events, err = open(t).Load(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := g
+		want.BlackHash, want.Status, want.Winner, want.Reason, want.Next, want.Version, want.Updated = []byte("black-hash"), "over", "white", "resign", next.ID, 2, at
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(events, []Event{e1, e2}) {
+			t.Fatalf("after reopening:\n%+v\n%+v\nwant\n%+v\n%+v", got, events, want, []Event{e1, e2})
+		}
+	})
+}
+
+// Appends that arrive together share a transaction; a refused one must not
+// take the others down with it, and of two for the same number exactly one
+// lands.
+func TestConcurrentAppends(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		ids := []string{"aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc", "dddddddddd"}
+		for _, id := range ids {
+			if err := s.Create(ctx, sample(id)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		const racers = 16
+		errs := make(chan error, racers*len(ids))
+		var wg sync.WaitGroup
+		for _, id := range ids {
+			for i := range racers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					errs <- s.Append(ctx, id, []Event{{Seq: 1, Kind: "move", Seat: "white", Move: fmt.Sprint("m", i), At: time.Now()}}, nil)
+				}()
+			}
+		}
+		wg.Wait()
+		close(errs)
+		landed := 0
+		for err := range errs {
+			switch {
+			case err == nil:
+				landed++
+			case !errors.Is(err, ErrConflict):
+				t.Fatalf("a racing append failed: %v", err)
+			}
+		}
+		if landed != len(ids) {
+			t.Fatalf("%d appends landed, want one per game (%d)", landed, len(ids))
+		}
+		for _, id := range ids {
+			if g, events, err := s.Load(ctx, id); err != nil || g.Version != 1 || len(events) != 1 {
+				t.Fatalf("%s: version %d, %d events, %v", id, g.Version, len(events), err)
+			}
+		}
+		if err := s.Append(ctx, "nonexistent", []Event{{Seq: 1}}, nil); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("append to an unknown game: %v", err)
+		}
+	})
+}
+
+// A move and the passes it forces are stored together or not at all.
+func TestAppendSeveral(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		if err := s.Create(ctx, sample("aaaaaaaaaa")); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now()
+		two := []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "C3D4", At: at}, {Seq: 2, Kind: "move", Seat: "black", Move: "PASS", At: at}}
+		if err := s.Append(ctx, "aaaaaaaaaa", two, nil); err != nil {
+			t.Fatal(err)
+		}
+		gap := []Event{{Seq: 3, Kind: "move", Seat: "white", Move: "x", At: at}, {Seq: 5, Kind: "move", Seat: "black", Move: "y", At: at}}
+		if err := s.Append(ctx, "aaaaaaaaaa", gap, nil); err == nil {
+			t.Fatal("events with a gap in their numbers were stored")
+		}
+		if g, events, err := s.Load(ctx, "aaaaaaaaaa"); err != nil || g.Version != 2 || len(events) != 2 {
+			t.Fatalf("after a refused pair: version %d, %d events, %v", g.Version, len(events), err)
+		}
+		if err := s.Append(ctx, "aaaaaaaaaa", nil, nil); err == nil {
+			t.Fatal("an empty append succeeded")
+		}
+	})
+}
+
+func TestComputerGames(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		people := sample("people0001")
+		people.Status = "playing"
+		versus := sample("computer01")
+		versus.Status, versus.Computer, versus.Level, versus.BlackHash = "playing", "black", 5, []byte("nobody")
+		done := sample("computer02")
+		done.Status, done.Computer, done.Level = "over", "white", 1
+		for _, g := range []Game{people, versus, done} {
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, _, err := s.Load(ctx, versus.ID)
+		if err != nil || got.Computer != "black" || got.Level != 5 {
+			t.Fatalf("load: computer %q level %d, %v", got.Computer, got.Level, err)
+		}
+		ids, err := s.ComputerGames(ctx)
+		if err != nil || !reflect.DeepEqual(ids, []string{versus.ID}) {
+			t.Errorf("games against the computer in play: %v, %v", ids, err)
+		}
+	})
+}
+
+func TestCreateWithEvents(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		g := sample("played0001")
+		at := g.Created
+		events := []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}, {Seq: 2, Kind: "move", Seat: "black", Move: "d4", At: at}}
+		if err := s.Create(ctx, g, events...); err != nil {
+			t.Fatal(err)
+		}
+		got, gotEvents, err := s.Load(ctx, g.ID)
+		if err != nil || got.Version != 2 || !reflect.DeepEqual(gotEvents, events) {
+			t.Fatalf("load: version %d, %+v, %v", got.Version, gotEvents, err)
+		}
+		if err := s.Append(ctx, g.ID, []Event{{Seq: 2, Kind: "move", Seat: "black", Move: "c3", At: at}}, nil); !errors.Is(err, ErrConflict) {
+			t.Errorf("a second event 2: %v", err)
+		}
+		bad := sample("played0002")
+		if err := s.Create(ctx, bad, Event{Seq: 2, Kind: "move", Seat: "white", Move: "e5", At: at}); err == nil {
+			t.Error("a game starting with event 2 was stored")
+		}
+		if _, _, err := s.Load(ctx, bad.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the refused game was half stored: %v", err)
+		}
+	})
+}
+
+func TestTimedGames(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		live := sample("timedlive1")
+		live.Status, live.Clock = "playing", clock.Control{Initial: 300 * time.Second, Increment: 2500 * time.Millisecond}
+		slow := sample("timedslow1")
+		slow.Status, slow.Clock = "playing", clock.Control{Days: 3}
+		untimed := sample("untimed001")
+		untimed.Status = "playing"
+		for _, g := range []Game{live, slow, untimed} {
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, want := range []Game{live, slow} {
+			got, _, err := s.Load(ctx, want.ID)
+			if err != nil || got.Clock != want.Clock {
+				t.Errorf("load %s: clock %+v, %v; want %+v", want.ID, got.Clock, err, want.Clock)
+			}
+		}
+		ids, err := s.TimedGames(ctx)
+		if err != nil || !reflect.DeepEqual(ids, []string{live.ID, slow.ID}) {
+			t.Errorf("games with a clock in play: %v, %v", ids, err)
+		}
+	})
+}
+
+func TestChat(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		g := sample("chatgame01")
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		at := g.Created
+		for i, text := range []string{"hello", "<b>hi</b> 😀"} {
+			l, err := s.Say(ctx, g.ID, ChatLine{Seat: "white", Text: text, At: at})
+			if err != nil || l.Seq != i+1 {
+				t.Fatalf("say %q: %+v %v", text, l, err)
+			}
+		}
+		lines, err := s.Chat(ctx, g.ID)
+		if err != nil || len(lines) != 2 || lines[1].Text != "<b>hi</b> 😀" || !lines[1].At.Equal(at) {
+			t.Fatalf("chat: %+v %v", lines, err)
+		}
+		if _, err := s.Say(ctx, "nosuchgame", ChatLine{Seat: "white", Text: "x", At: at}); err == nil {
+			t.Error("a chat line for no game was stored")
+		}
+	})
+}
+
+func TestSettingsAndSubscriptions(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		if v, err := s.Setting(ctx, "key", "first"); err != nil || v != "first" {
+			t.Fatalf("first setting: %q %v", v, err)
+		}
+		if v, err := s.Setting(ctx, "key", "second"); err != nil || v != "first" {
+			t.Fatalf("the setting changed: %q %v", v, err)
+		}
+		g := sample("pushgame01")
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		sub := Subscription{Game: g.ID, Seat: "white", Endpoint: "https://push.example/a", P256DH: "k", Auth: "a", Lang: "de"}
+		for range 2 { // the same subscription twice is kept once
+			if err := s.Subscribe(ctx, sub); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if subs, err := s.Subscriptions(ctx, g.ID, "white"); err != nil || len(subs) != 1 || subs[0] != sub {
+			t.Fatalf("subscriptions: %+v %v", subs, err)
+		}
+		if subs, _ := s.Subscriptions(ctx, g.ID, "black"); len(subs) != 0 {
+			t.Fatalf("Black has %+v", subs)
+		}
+		if err := s.Unsubscribe(ctx, g.ID, "", sub.Endpoint); err != nil {
+			t.Fatal(err)
+		}
+		if subs, _ := s.Subscriptions(ctx, g.ID, "white"); len(subs) != 0 {
+			t.Fatalf("after unsubscribing: %+v", subs)
+		}
+	})
+}
+
+func TestHoldings(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		at := time.UnixMilli(1_790_000_000_000)
+		for i := range 3 {
+			if err := s.Create(ctx, sample(fmt.Sprintf("holdgame0%d", i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		me, other := []byte("browser-one"), []byte("browser-two")
+		if _, err := s.Holding(ctx, me, "holdgame00"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("a seat held before any was kept: %v", err)
+		}
+		for i := range 3 {
+			h := Holding{Game: fmt.Sprintf("holdgame0%d", i), Sealed: []byte{byte(i)}, At: at.Add(time.Duration(i) * time.Minute)}
+			if err := s.Hold(ctx, me, h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Taking another seat in a game replaces the one held before.
+		if err := s.Hold(ctx, me, Holding{Game: "holdgame00", Sealed: []byte("new"), At: at.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Hold(ctx, other, Holding{Game: "holdgame01", Sealed: []byte("theirs"), At: at}); err != nil {
+			t.Fatal(err)
+		}
+		hs, err := s.Holdings(ctx, me, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		created := sample("").Created
+		want := []Holding{
+			{Game: "holdgame00", Sealed: []byte("new"), At: at.Add(time.Hour), Status: "waiting", Updated: created},
+			{Game: "holdgame02", Sealed: []byte{2}, At: at.Add(2 * time.Minute), Status: "waiting", Updated: created},
+		}
+		if !reflect.DeepEqual(hs, want) {
+			t.Fatalf("holdings: %+v, want %+v", hs, want)
+		}
+		if h, err := s.Holding(ctx, me, "holdgame01"); err != nil || string(h.Sealed) != "\x01" {
+			t.Fatalf("holding: %+v %v", h, err)
+		}
+		if err := s.Hold(ctx, me, Holding{Game: "nosuchgame", Sealed: []byte("x"), At: at}); err == nil {
+			t.Error("a seat in no game was kept")
+		}
+	})
+}
+
+// Two chat lines said at once get the numbers one and two, on any store.
+func TestConcurrentChat(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		g := sample("chatrace01")
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		const lines = 8
+		var wg sync.WaitGroup
+		for i := range lines {
+			wg.Go(func() {
+				if _, err := s.Say(ctx, g.ID, ChatLine{Seat: "white", Text: fmt.Sprint(i), At: g.Created}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		got, err := s.Chat(ctx, g.ID)
+		if err != nil || len(got) != lines {
+			t.Fatalf("chat: %d lines, %v", len(got), err)
+		}
+		for i, l := range got {
+			if l.Seq != i+1 {
+				t.Fatalf("line %d has number %d", i+1, l.Seq)
+			}
+		}
+	})
+}
+
+// Two stores on one database, as two instances of the site: an append
+// made from a stale version on one fails as it would on one store.
+func TestTwoStoresOneDatabase(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		a, b := open(t), open(t)
+		ctx := t.Context()
+		g := sample("twostores1")
+		if err := a.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		at := g.Created
+		if err := a.Append(ctx, g.ID, []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Append(ctx, g.ID, []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "d4", At: at}}, nil); !errors.Is(err, ErrConflict) {
+			t.Fatalf("an append at a stale version: %v", err)
+		}
+		if err := b.Append(ctx, g.ID, []Event{{Seq: 2, Kind: "move", Seat: "black", Move: "d4", At: at}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, events, err := a.Load(ctx, g.ID); err != nil || got.Version != 2 || events[0].Move != "e5" || events[1].Move != "d4" {
+			t.Fatalf("after appends from two stores: version %d, %+v, %v", got.Version, events, err)
+		}
+		if v, err := b.Setting(ctx, "k", "from b"); err != nil || v != "from b" {
+			t.Fatalf("setting: %q %v", v, err)
+		}
+		if v, err := a.Setting(ctx, "k", "from a"); err != nil || v != "from b" {
+			t.Fatalf("the other store's setting: %q %v", v, err)
+		}
+	})
+}
+
+// A closed store says so when pinged, and refuses appends.
+func TestPingClosed(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		if err := s.Ping(ctx); err != nil {
+			t.Fatalf("ping: %v", err)
+		}
+		if err := s.Create(ctx, sample("closed0001")); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if err := s.Ping(ctx); err == nil {
+			t.Fatal("a closed store answers a ping")
+		}
+		if err := s.Append(ctx, "closed0001", []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: time.Now()}}, nil); err == nil {
+			t.Fatal("a closed store took an append")
+		}
+	})
+}
+
+// Opening a database brought up to date changes nothing, and a database
+// from a newer program is refused rather than misread.
+func TestSchemaVersion(t *testing.T) {
+	check := func(t *testing.T, open func() (testStore, error), bump func(testStore) error) {
+		ctx := t.Context()
+		s, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Create(ctx, sample("schema0001")); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if s, err = open(); err != nil {
+			t.Fatalf("opening again: %v", err)
+		}
+		if _, _, err := s.Load(ctx, "schema0001"); err != nil {
+			t.Fatalf("after opening again: %v", err)
+		}
+		err = bump(s)
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, err := open(); err == nil {
+			s.Close()
+			t.Fatal("a database of a newer schema was opened")
+		}
+	}
+	const bump = `UPDATE schema_version SET version = version + 1`
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "games.db")
+		check(t, func() (testStore, error) { return OpenSQLite(path) }, func(s testStore) error {
+			_, err := s.(*SQLite).write.ExecContext(t.Context(), bump)
+			return err
+		})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := pgtest.URL(t)
+		check(t, func() (testStore, error) { return OpenPostgres(t.Context(), url) }, func(s testStore) error {
+			_, err := s.(*Postgres).pool.Exec(t.Context(), bump)
+			return err
+		})
+	})
+}
+
+// Both dialects have the same migrations, one for one, and they build the
+// same tables, columns and indexes.
+func TestMigrationsMatch(t *testing.T) {
+	if len(postgresMigrations) != len(migrations) {
+		t.Fatalf("%d PostgreSQL migrations, %d SQLite ones", len(postgresMigrations), len(migrations))
+	}
+	ctx := t.Context()
+	lite, err := OpenSQLite(filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lite.Close()
+	pg, err := OpenPostgres(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+
+	// Each schema as lines "table column nullable" and "index name".
+	// SQLite lets a primary key of text be null, an old quirk that no
+	// row here uses: its primary keys count as not null.
+	var liteSchema, pgSchema []string
+	rows, err := lite.read.QueryContext(ctx, `SELECT m.name, c.name, c."notnull" = 0 AND c.pk = 0 FROM sqlite_master m, pragma_table_info(m.name) c
+		WHERE m.type = 'table' UNION ALL SELECT 'index', name, 0 FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var table, column string
+		var nullable bool
+		if err := rows.Scan(&table, &column, &nullable); err != nil {
+			t.Fatal(err)
+		}
+		liteSchema = append(liteSchema, fmt.Sprint(table, " ", column, " ", nullable))
+	}
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	pgRows, err := pg.pool.Query(ctx, `SELECT table_name::text, column_name::text, is_nullable = 'YES' FROM information_schema.columns
+		WHERE table_schema = current_schema() UNION ALL SELECT 'index', indexname::text, false FROM pg_indexes
+		WHERE schemaname = current_schema() AND indexname NOT LIKE '%_pkey'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pgRows.Next() {
+		var table, column string
+		var nullable bool
+		if err := pgRows.Scan(&table, &column, &nullable); err != nil {
+			t.Fatal(err)
+		}
+		pgSchema = append(pgSchema, fmt.Sprint(table, " ", column, " ", nullable))
+	}
+	if err := pgRows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(liteSchema)
+	slices.Sort(pgSchema)
+	if !slices.Equal(liteSchema, pgSchema) {
+		t.Fatalf("the schemas differ:\nSQLite     %q\nPostgreSQL %q", liteSchema, pgSchema)
+	}
+}
+
+// benchStores open an empty store of each kind for a benchmark.
+var benchStores = map[string]func(b *testing.B) testStore{
+	"sqlite": func(b *testing.B) testStore {
+		s, err := OpenSQLite(filepath.Join(b.TempDir(), "games.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	},
+	"postgres": func(b *testing.B) testStore {
+		s, err := OpenPostgres(b.Context(), pgtest.URL(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	},
+}
+
+// BenchmarkAppend measures storing one move, as a player's move is stored,
+// on each store.
+func BenchmarkAppend(b *testing.B) {
+	for _, name := range []string{"sqlite", "postgres"} {
+		b.Run(name, func(b *testing.B) {
+			s := benchStores[name](b)
+			defer s.Close()
+			ctx := b.Context()
+			g := sample("benchmark1")
+			if err := s.Create(ctx, g); err != nil {
+				b.Fatal(err)
+			}
+			at := time.Now()
+			seq := 0
+			for b.Loop() {
+				seq++
+				if err := s.Append(ctx, g.ID, []Event{{Seq: seq, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAppendParallel measures moves stored per second when many
+// games move at once: 16 per core, each append for a game of its own.
+func BenchmarkAppendParallel(b *testing.B) {
+	for _, name := range []string{"sqlite", "postgres"} {
+		b.Run(name, func(b *testing.B) {
+			s := benchStores[name](b)
+			defer s.Close()
+			ctx := b.Context()
+			var next sync.Mutex
+			n := 0
+			b.SetParallelism(16)
+			b.RunParallel(func(pb *testing.PB) {
+				next.Lock()
+				n++
+				id := fmt.Sprintf("parallel%02d", n)
+				next.Unlock()
+				if err := s.Create(ctx, sample(id)); err != nil {
+					b.Error(err)
+					return
+				}
+				at := time.Now()
+				for seq := 1; pb.Next(); seq++ {
+					if err := s.Append(ctx, id, []Event{{Seq: seq, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
+	}
+}
+
+// Instances started together on a new PostgreSQL database bring its schema
+// up to date once between them.
+func TestPostgresConcurrentOpen(t *testing.T) {
+	url := pgtest.URL(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			s, err := OpenPostgres(t.Context(), url)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			s.Close()
+		})
+	}
+	wg.Wait()
+}
