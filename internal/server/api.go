@@ -30,13 +30,14 @@ func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
 func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Invite string `json:"invite"`
+		Key    string `json:"key"` // the same key again gets the same seat
 	}
 	if err := readJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
 	id := r.PathValue("id")
-	seat, secret, err := s.hub.join(r.Context(), id, req.Invite)
+	seat, secret, err := s.hub.join(r.Context(), id, req.Invite, req.Key)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -144,6 +145,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func writeError(w http.ResponseWriter, err error) {
 	e := asError(err)
+	noteCause(w, e, err)
 	writeJSON(w, e.Status, map[string]string{"error": e.Message, "code": e.Code})
 }
 
@@ -153,16 +155,8 @@ func seatCookie(id string) string { return "seat_" + id }
 func setSeatCookie(w http.ResponseWriter, r *http.Request, id, secret string) {
 	http.SetCookie(w, &http.Cookie{
 		Name: seatCookie(id), Value: secret, Path: "/", MaxAge: 400 * 24 * 3600,
-		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: secureRequest(r), SameSite: http.SameSiteLaxMode,
 	})
-}
-
-func baseURL(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
 }
 
 func watchPath(id string) string          { return "/g/" + id }
@@ -173,4 +167,11 @@ func playerPath(id, secret string) string { return fmt.Sprintf("/g/%s/seat/%s", 
 // the store keeps only its hash.
 func invitePath(id, creatorSecret string) string {
 	return fmt.Sprintf("/g/%s/join/%s", id, inviteToken(creatorSecret))
+}
+
+// noteCause hands the cause of a 5xx to ServeHTTP, which logs it.
+func noteCause(w http.ResponseWriter, e *Error, err error) {
+	if rec, ok := w.(*statusRecorder); ok && e.Status >= 500 {
+		rec.cause = err
+	}
 }

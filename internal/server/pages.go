@@ -2,7 +2,7 @@ package server
 
 import (
 	"net/http"
-	"net/url"
+	"strings"
 )
 
 // language picks the page's language. A ?lang= choice is remembered in a
@@ -11,14 +11,23 @@ import (
 func (s *Server) language(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if lang := r.URL.Query().Get("lang"); lang != "" && s.site.Known(lang) {
 		http.SetCookie(w, &http.Cookie{Name: "lang", Value: lang, Path: "/", MaxAge: 400 * 24 * 3600,
-			Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+			Secure: secureRequest(r), SameSite: http.SameSiteLaxMode})
 		q := r.URL.Query()
 		q.Del("lang")
-		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
-		http.Redirect(w, r, u.String(), http.StatusSeeOther)
+		u := localPath(r.URL.EscapedPath())
+		if len(q) > 0 {
+			u += "?" + q.Encode()
+		}
+		http.Redirect(w, r, u, http.StatusSeeOther)
 		return "", false
 	}
 	return s.site.Lang(r), true
+}
+
+// localPath makes p a path of this site for a Location header: a browser
+// reads "//host" or "/\host" as another site.
+func localPath(p string) string {
+	return "/" + strings.TrimLeft(p, "/\\")
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page, lang, title string, data any) {
@@ -38,9 +47,8 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, 
 		title, text = s.site.T(lang, "error.not_found"), s.site.T(lang, "error.not_found_text")
 	case e.Status == http.StatusNotFound:
 		title, text = s.site.T(lang, "error.page_not_found"), s.site.T(lang, "error.page_not_found_text")
-	case e.Status == http.StatusInternalServerError:
-		s.log.Error("request failed", "route", r.Pattern, "err", err)
 	}
+	noteCause(w, e, err)
 	s.render(w, r, e.Status, "error", lang, title, text)
 }
 

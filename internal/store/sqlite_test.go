@@ -49,14 +49,18 @@ func TestGameLifecycle(t *testing.T) {
 	}
 
 	at := g.Created.Add(time.Second)
-	if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), at); err != nil {
+	if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), JoinKey{Hash: []byte("key-hash"), Sealed: []byte("sealed")}, at); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Join(ctx, g.ID, "black", []byte("another"), at); !errors.Is(err, ErrConflict) {
+	if err := s.Join(ctx, g.ID, "black", []byte("another"), JoinKey{}, at); !errors.Is(err, ErrConflict) {
 		t.Fatalf("second join: %v", err)
 	}
-	if err := s.Join(ctx, "nonexistent", "black", []byte("x"), at); !errors.Is(err, ErrNotFound) {
+	if err := s.Join(ctx, "nonexistent", "black", []byte("x"), JoinKey{}, at); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("join of an unknown game: %v", err)
+	}
+	if got, _, err := s.Load(ctx, g.ID); err != nil || string(got.BlackHash) != "black-hash" ||
+		string(got.JoinKey.Hash) != "key-hash" || string(got.JoinKey.Sealed) != "sealed" {
+		t.Fatalf("after joining with a key: %+v %v", got, err)
 	}
 
 	e1 := Event{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}
@@ -100,6 +104,7 @@ func TestGameLifecycle(t *testing.T) {
 	}
 	want := g
 	want.BlackHash, want.Status, want.Winner, want.Reason, want.Next, want.Version, want.Updated = []byte("black-hash"), "over", "white", "resign", next.ID, 2, at
+	want.JoinKey = JoinKey{Hash: []byte("key-hash"), Sealed: []byte("sealed")}
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(events, []Event{e1, e2}) {
 		t.Fatalf("after reopening:\n%+v\n%+v\nwant\n%+v\n%+v", got, events, want, []Event{e1, e2})
 	}
