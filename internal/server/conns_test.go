@@ -21,8 +21,9 @@ import (
 	"bretter/internal/web"
 )
 
-// limitedServer is a server with cfg's limits (the test server's where
-// cfg has none), behind Server.Listener, as bretter serve runs it.
+// limitedServer is a server with cfg's limits (the defaults where cfg
+// has none), behind Server.Listener, as bretter serve runs it; on a
+// store of its own unless cfg has one.
 func limitedServer(t testing.TB, cfg Config) *testServer {
 	t.Helper()
 	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "limits.db"))
@@ -34,7 +35,10 @@ func limitedServer(t testing.TB, cfg Config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Store, cfg.Games, cfg.Site = st, testGames, site
+	if cfg.Store == nil {
+		cfg.Store = st
+	}
+	cfg.Games, cfg.Site = testGames, site
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
