@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/coder/websocket"
 )
 
 func TestOriginBehindProxies(t *testing.T) {
@@ -114,6 +116,16 @@ func TestPublicHTTPSURL(t *testing.T) {
 	// site sees: that is the same site.
 	if res := postJSON(t, ts.URL+"/api/games", `{"game":"havannah"}`, http.Header{"Origin": {"https://bretter.example"}}); res.StatusCode != http.StatusCreated {
 		t.Fatalf("a post from the public origin: %d", res.StatusCode)
+	}
+	wsURL := "ws" + strings.TrimPrefix(ts.URL, "http") + "/api/games/" + c.ID + "/ws"
+	for origin, want := range map[string]int{"https://bretter.example": http.StatusSwitchingProtocols, "https://evil.example": http.StatusForbidden} {
+		conn, res, err := websocket.Dial(t.Context(), wsURL, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {origin}}})
+		if conn != nil {
+			conn.CloseNow()
+		}
+		if res == nil || res.StatusCode != want {
+			t.Fatalf("a live connection from %s: %v %v, want %d", origin, res, err, want)
+		}
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"bretter/game"
 	"bretter/internal/web"
 )
@@ -70,12 +72,13 @@ type Server struct {
 	conns   *counter // live connections per address
 	tcp     *counter // TCP connections per address, by Listener
 
-	publicURL    string
-	proxies      []netip.Prefix
-	crossSite    *http.CrossOriginProtection
-	readTimeout  time.Duration
-	writeTimeout time.Duration
-	mux          *http.ServeMux
+	publicURL     string
+	proxies       []netip.Prefix
+	crossSite     *http.CrossOriginProtection
+	acceptOptions *websocket.AcceptOptions
+	readTimeout   time.Duration
+	writeTimeout  time.Duration
+	mux           *http.ServeMux
 }
 
 // Limits on what a client may send.
@@ -156,6 +159,8 @@ func New(cfg Config) *Server {
 		if err := s.crossSite.AddTrustedOrigin(s.publicURL); err != nil {
 			panic("the public URL was not checked: " + err.Error())
 		}
+		_, host, _ := strings.Cut(s.publicURL, "://")
+		s.acceptOptions = &websocket.AcceptOptions{OriginPatterns: []string{host}}
 	}
 	// One core is left to the relay of people's moves, so that however
 	// many games wait for the computer, nobody waits for their friend's move.

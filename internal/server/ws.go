@@ -89,8 +89,9 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.conns.close(clientKey(r))
-	// Accept refuses pages of other sites: the Origin must be this host.
-	conn, err := websocket.Accept(w, r, nil)
+	// Accept refuses pages of other sites: the Origin must be this host,
+	// or the public URL's, which a proxy may not pass on as the Host.
+	conn, err := websocket.Accept(w, r, s.acceptOptions)
 	if err != nil {
 		return
 	}
