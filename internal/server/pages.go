@@ -159,10 +159,10 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, watchPath(id), http.StatusSeeOther)
 		return
 	}
+	// A used invitation still carries its token: the browser that used
+	// it may ask again with its join key, if its answer was lost.
 	d.Used = !d.Waiting
-	if d.Waiting {
-		d.Invite = r.PathValue("token")
-	}
+	d.Invite = r.PathValue("token")
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
 }

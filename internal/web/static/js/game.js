@@ -66,7 +66,7 @@ export async function start() {
     const b = e.target.closest('button[data-ply]');
     if (b) page.replay.go(Number(b.dataset.ply));
   });
-  if (page.boot.invite) {
+  if (page.boot.invite && (!page.boot.used || keptJoinKey(page.boot.id))) {
     await join();
   } else if (page.boot.used) {
     notice(t('join.used'));
@@ -110,22 +110,26 @@ async function join() {
   notice(body.code === 'seat_taken' ? t('join.used') : t('error.other', { detail: body.error || res.status }));
 }
 
+// keptJoinKey is the key this browser joined game id with, if any.
+function keptJoinKey(id) {
+  try {
+    return localStorage.getItem(`join-key:${id}`);
+  } catch {
+    return null; // no storage (a private window, say)
+  }
+}
+
 // joinKey is this browser's random key for the invitation of game id,
 // kept so that opening the invitation again asks with the same key.
 function joinKey(id) {
-  const name = `join-key:${id}`;
-  try {
-    const kept = localStorage.getItem(name);
-    if (kept) return kept;
-  } catch {
-    // No storage (a private window, say): the key lasts as long as the page.
-  }
+  const kept = keptJoinKey(id);
+  if (kept) return kept;
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const key = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   try {
-    localStorage.setItem(name, key);
+    localStorage.setItem(`join-key:${id}`, key);
   } catch {
-    // See above.
+    // Without storage the key lasts as long as the page.
   }
   return key;
 }
