@@ -63,16 +63,12 @@ func TestServerErrorsAreLogged(t *testing.T) {
 	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 0, "move": "e5"}, &e); code != http.StatusInternalServerError || e.Code != "internal" {
 		t.Fatalf("a move on a full disk: %d %+v", code, e)
 	}
-	if !strings.Contains(log.String(), `route="POST /api/games/{id}/moves" status=500 err="database or disk is full (test)"`) {
-		t.Fatalf("the failed move is not in the log:\n%s", log.String())
-	}
+	log.wait(t, `route="POST /api/games/{id}/moves" status=500 err="database or disk is full (test)"`)
 	live.send(map[string]any{"type": "move", "id": 7, "ply": 0, "move": "e5"})
 	if m := live.next("error"); m.ID != 7 || m.Code != "internal" {
 		t.Fatalf("a live move on a full disk: %+v", m)
 	}
-	if !strings.Contains(log.String(), `msg="live command failed" game=`+g.id+` type=move err="database or disk is full (test)"`) {
-		t.Fatalf("the failed live move is not in the log:\n%s", log.String())
-	}
+	log.wait(t, `msg="live command failed" game=`+g.id+` type=move err="database or disk is full (test)"`)
 	// A page that cannot be loaded: the player sees an error page, the
 	// log says why.
 	fresh := ts.newGameWith(t, `{"game":"dvonn"}`)
@@ -86,13 +82,23 @@ func TestServerErrorsAreLogged(t *testing.T) {
 	if res.StatusCode != http.StatusInternalServerError {
 		t.Fatalf("a page that cannot be loaded: %d", res.StatusCode)
 	}
-	if !strings.Contains(log.String(), `route="GET /g/{id}" status=500 err="database disk image is malformed (test)"`) {
-		t.Fatalf("the failed page is not in the log:\n%s", log.String())
-	}
+	log.wait(t, `route="GET /g/{id}" status=500 err="database disk image is malformed (test)"`)
 	for _, s := range []string{g.white, g.black, g.invite} {
 		if strings.Contains(log.String(), s) {
 			t.Fatalf("the log holds a secret:\n%s", log.String())
 		}
+	}
+}
+
+// wait waits until the log holds want: a request is logged after its
+// answer has gone.
+func (b *logBuffer) wait(t testing.TB, want string) {
+	t.Helper()
+	for i := 0; !strings.Contains(b.String(), want); i++ {
+		if i == 500 {
+			t.Fatalf("the log does not hold %s:\n%s", want, b.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
