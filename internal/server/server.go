@@ -254,6 +254,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.log.Debug("request", "route", r.Pattern, "status", rec.status, "ms", time.Since(start).Milliseconds())
 		}
 	}()
+	if isLivePath(r.URL.Path) && (r.Method != http.MethodGet || !isUpgrade(r)) {
+		notUpgraded(rec)
+		return
+	}
 	if err := s.crossSite.Check(r); err != nil {
 		s.refuseCrossSite(rec, r)
 		return
@@ -278,7 +282,7 @@ func (s *Server) limitsReads(r *http.Request) bool {
 		return false
 	}
 	p := r.URL.Path
-	return !strings.HasPrefix(p, s.site.StaticPrefix()) && p != "/sw.js" && p != "/healthz" && !strings.HasSuffix(p, "/ws")
+	return !strings.HasPrefix(p, s.site.StaticPrefix()) && p != "/sw.js" && p != "/healthz" && !isLivePath(p)
 }
 
 // refuseCrossSite answers a state change asked for by another site's

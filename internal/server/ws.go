@@ -46,13 +46,6 @@ const (
 // ?after=V, the events after version V and then the state), then every
 // event as it happens; moves sent over it get an ack or an error.
 func (s *Server) live(w http.ResponseWriter, r *http.Request) {
-	if !isUpgrade(r) {
-		// Answered at once: only a real upgrade leaves the deadlines of
-		// an ordinary request behind.
-		w.Header().Set("Upgrade", "websocket")
-		writeError(w, refuse(http.StatusUpgradeRequired, "bad_request", "this address speaks only WebSocket"))
-		return
-	}
 	if !s.lives.allow(clientKey(r), s.hub.now()) {
 		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many connections opened from your address: slow down"))
 		return
@@ -247,6 +240,25 @@ func (s *Server) logFailure(id, kind string, err error) {
 	} else {
 		s.log.Debug("live command refused", "game", id, "type", kind, "code", e.Code)
 	}
+}
+
+// notUpgraded answers a request for the live route that is not a
+// WebSocket upgrade, whatever its method, at once, and closes the
+// connection rather than wait for a body nobody needs.
+func notUpgraded(w http.ResponseWriter) {
+	w.Header().Set("Upgrade", "websocket")
+	w.Header().Set("Connection", "close")
+	writeError(w, refuse(http.StatusUpgradeRequired, "bad_request", "this address speaks only WebSocket"))
+}
+
+// isLivePath reports whether p is the live route of a game.
+func isLivePath(p string) bool {
+	id, ok := strings.CutPrefix(p, "/api/games/")
+	if !ok {
+		return false
+	}
+	id, ok = strings.CutSuffix(id, "/ws")
+	return ok && !strings.Contains(id, "/")
 }
 
 // isUpgrade reports whether r asks for a WebSocket.
