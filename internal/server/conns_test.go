@@ -95,9 +95,9 @@ func closedByServer(c net.Conn, br *bufio.Reader) bool {
 }
 
 func TestLiveRouteAnswersOtherRequestsAtOnce(t *testing.T) {
-	// The deadlines are short here so that the test need not wait; they
-	// are what drops a connection that holds on.
-	ts := limitedServer(t, Config{ReadTimeout: 300 * time.Millisecond, WriteTimeout: 3 * time.Second})
+	// The deadlines are long: the server closes these connections at
+	// once, not when the deadlines are up.
+	ts := limitedServer(t, Config{ReadTimeout: time.Minute, WriteTimeout: time.Minute})
 	g := ts.newGame(t, `{"game":"havannah"}`)
 	path := "/api/games/" + g.id + "/ws"
 	for _, tt := range []struct {
@@ -124,10 +124,13 @@ func TestLiveRouteAnswersOtherRequestsAtOnce(t *testing.T) {
 			}
 		})
 	}
-	// A real upgrade stays open past the deadlines of an ordinary request.
+	// A real upgrade stays open past the deadlines of an ordinary request,
+	// short here so that the test need not wait long.
+	ts = limitedServer(t, Config{ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
+	g = ts.newGame(t, `{"game":"havannah"}`)
 	live := ts.dial(t, g.id, g.white, "")
 	live.next("state")
-	time.Sleep(600 * time.Millisecond) // past the read deadline
+	time.Sleep(600 * time.Millisecond) // past both deadlines
 	live.send(map[string]any{"type": "move", "id": 1, "ply": 0, "move": "e5"})
 	if ack := live.next("ack"); ack.Version != 1 {
 		t.Fatalf("the live connection after the deadlines: %+v", ack)

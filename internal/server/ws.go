@@ -248,6 +248,9 @@ func (s *Server) logFailure(id, kind string, err error) {
 func notUpgraded(w http.ResponseWriter) {
 	w.Header().Set("Upgrade", "websocket")
 	w.Header().Set("Connection", "close")
+	// Nothing more is read: the server would otherwise drain the body
+	// before answering.
+	http.NewResponseController(w).SetReadDeadline(time.Now())
 	writeError(w, refuse(http.StatusUpgradeRequired, "bad_request", "this address speaks only WebSocket"))
 }
 
