@@ -76,32 +76,25 @@ func sameJoinKey(id, key string, hash []byte) bool {
 	return len(hash) > 0 && subtle.ConstantTimeCompare(joinKeyHash(id, key), hash) == 1
 }
 
-// sealSecret hides secret with a pad derived from the game and key. Each
-// game seals one secret, so the pad is never used twice.
-func sealSecret(id, key, secret string) []byte {
+// sealSecret hides secret with a pad derived from the game and key; each
+// game seals one secret, so a pad is never used twice. openSecret undoes
+// it.
+func sealSecret(id, key, secret string) []byte { return joinPad(id, key, []byte(secret)) }
+
+func openSecret(id, key string, sealed []byte) string { return string(joinPad(id, key, sealed)) }
+
+// joinPad XORs b with the pad of id and key; what is longer than a pad
+// (no secret is) comes out empty.
+func joinPad(id, key string, b []byte) []byte {
 	pad := sha256.Sum256([]byte("join seal\x00" + id + "\x00" + key))
-	if len(secret) > len(pad) {
-		panic("a secret longer than the pad")
+	if len(b) > len(pad) {
+		return nil
 	}
-	out := []byte(secret)
-	for i := range out {
-		out[i] ^= pad[i]
+	out := make([]byte, len(b))
+	for i := range b {
+		out[i] = b[i] ^ pad[i]
 	}
 	return out
-}
-
-// openSecret undoes sealSecret; a sealed secret that is too long for
-// any pad opens to nothing.
-func openSecret(id, key string, sealed []byte) string {
-	pad := sha256.Sum256([]byte("join seal\x00" + id + "\x00" + key))
-	if len(sealed) > len(pad) {
-		return ""
-	}
-	out := make([]byte, len(sealed))
-	for i := range sealed {
-		out[i] = sealed[i] ^ pad[i]
-	}
-	return string(out)
 }
 
 // validID reports whether s could be a game id, so that junk never reaches
