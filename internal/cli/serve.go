@@ -34,7 +34,19 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	instance := fs.String("instance", envOr("BRETTER_INSTANCE", hostname()), "this instance's name in the logs (env BRETTER_INSTANCE)")
 	verbose := fs.Bool("v", false, "log every request")
 	pushEndpoints := fs.String("push-endpoints", "", "comma-separated address prefixes Web Push may send to (default: the browsers' push services)")
+	publicURL := fs.String("public-url", envOr("BRETTER_PUBLIC_URL", ""), "where people reach the site, e.g. https://bretter.example; links are built from it, https makes cookies Secure and sends HSTS (env BRETTER_PUBLIC_URL)")
+	trusted := fs.String("trusted-proxies", envOr("BRETTER_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For, X-Forwarded-Proto and Forwarded headers are believed (env BRETTER_TRUSTED_PROXIES)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	public, err := server.ParsePublicURL(*publicURL)
+	if err != nil {
+		fmt.Fprintf(stderr, "bretter serve: -public-url: %v\n", err)
+		return 2
+	}
+	proxies, err := server.ParsePrefixes(*trusted)
+	if err != nil {
+		fmt.Fprintf(stderr, "bretter serve: -trusted-proxies: %v\n", err)
 		return 2
 	}
 	level := slog.LevelInfo
@@ -50,7 +62,8 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *addr, *db, push, games, log, stderr); err != nil {
+	cfg := server.Config{Games: games, Log: log, PushServices: push, PublicURL: public, TrustedProxies: proxies}
+	if err := run(ctx, *addr, *db, cfg, log, stderr); err != nil {
 		log.Error("bretter stopped", "err", err)
 		return 1
 	}
@@ -58,8 +71,8 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 }
 
 // run serves until ctx ends.
-func run(ctx context.Context, addr, db string, push []string, games []game.Game, log *slog.Logger, stderr io.Writer) error {
-	site, err := web.New(games)
+func run(ctx context.Context, addr, db string, cfg server.Config, log *slog.Logger, stderr io.Writer) error {
+	site, err := web.New(cfg.Games)
 	if err != nil {
 		return fmt.Errorf("loading the site: %w", err)
 	}
@@ -72,14 +85,20 @@ func run(ctx context.Context, addr, db string, push []string, games []game.Game,
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Store: st, Games: games, Site: site, Log: log, PushServices: push})
+	cfg.Store, cfg.Site = st, site
+	srv := server.New(cfg)
+	ln = srv.Listener(ln)
 	httpServer := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 
 	background, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Run(background); close(done) }()
 
-	fmt.Fprintf(stderr, "bretter: serving on %s (%s)\n", publicURL(addr, ln.Addr()), where)
+	url := listenURL(addr, ln.Addr())
+	if cfg.PublicURL != "" {
+		url = cfg.PublicURL + " through " + url
+	}
+	fmt.Fprintf(stderr, "bretter: serving on %s (%s)\n", url, where)
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.Serve(ln) }()
 	select {
@@ -136,8 +155,8 @@ func hostname() string {
 	return name
 }
 
-// publicURL is the address to open in a browser.
-func publicURL(asked string, got net.Addr) string {
+// listenURL is the address to open in a browser.
+func listenURL(asked string, got net.Addr) string {
 	host, _, _ := net.SplitHostPort(asked)
 	_, port, _ := net.SplitHostPort(got.String())
 	if host == "" || host == "0.0.0.0" || host == "::" {

@@ -13,11 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"bretter/internal/server"
 	"bretter/internal/store"
 	"bretter/internal/store/pgtest"
 )
 
-func TestPublicURL(t *testing.T) {
+func TestListenURL(t *testing.T) {
 	for _, tt := range []struct{ asked, got, want string }{
 		{"localhost:8080", "127.0.0.1:8080", "http://localhost:8080"},
 		{":8080", "[::]:8080", "http://localhost:8080"},
@@ -28,8 +29,8 @@ func TestPublicURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := publicURL(tt.asked, addr); got != tt.want {
-			t.Errorf("publicURL(%q, %s) = %s, want %s", tt.asked, tt.got, got, tt.want)
+		if got := listenURL(tt.asked, addr); got != tt.want {
+			t.Errorf("listenURL(%q, %s) = %s, want %s", tt.asked, tt.got, got, tt.want)
 		}
 	}
 }
@@ -45,6 +46,12 @@ func TestServeSettingsFromEnvironment(t *testing.T) {
 	}
 	if _, code := runCmd(t, "", "serve", "-nonsense"); code != 2 {
 		t.Fatalf("an unknown flag: exit %d", code)
+	}
+	for _, bad := range [][]string{{"-public-url", "bretter.example"}, {"-public-url", "https://bretter.example/play"},
+		{"-trusted-proxies", "10.0.0.0/8,nonsense"}} {
+		if _, code := runCmd(t, "", append([]string{"serve"}, bad...)...); code != 2 {
+			t.Fatalf("serve %v: exit %d, want 2", bad, code)
+		}
 	}
 	if _, code := runCmd(t, "", "serve", "-addr", "not an address", "-db", t.TempDir()+"/x.db"); code != 1 {
 		t.Fatalf("an address that cannot be listened on: exit %d", code)
@@ -83,7 +90,7 @@ func TestServeOnPostgres(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug})).With("instance", "east-1")
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, addr, db, nil, testGames, log, &out) }()
+	go func() { done <- run(ctx, addr, db, server.Config{Games: testGames, Log: log}, log, &out) }()
 	defer func() {
 		stop()
 		if err := <-done; err != nil {

@@ -30,13 +30,14 @@ func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
 func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Invite string `json:"invite"`
+		Key    string `json:"key"` // the same key again gets the same seat
 	}
 	if err := readJSON(r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
 	id := r.PathValue("id")
-	seat, secret, err := s.hub.join(r.Context(), id, req.Invite)
+	seat, secret, err := s.hub.join(r.Context(), id, req.Invite, req.Key)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -147,15 +148,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func writeError(w http.ResponseWriter, err error) {
 	e := asError(err)
+	noteCause(w, e, err)
 	writeJSON(w, e.Status, map[string]string{"error": e.Message, "code": e.Code})
-}
-
-func baseURL(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
 }
 
 func watchPath(id string) string          { return "/g/" + id }
@@ -166,4 +160,11 @@ func playerPath(id, secret string) string { return fmt.Sprintf("/g/%s/seat/%s", 
 // the store keeps only its hash.
 func invitePath(id, creatorSecret string) string {
 	return fmt.Sprintf("/g/%s/join/%s", id, inviteToken(creatorSecret))
+}
+
+// noteCause hands the cause of a 5xx to ServeHTTP, which logs it.
+func noteCause(w http.ResponseWriter, e *Error, err error) {
+	if rec, ok := w.(*statusRecorder); ok && e.Status >= 500 {
+		rec.cause = err
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"bretter/internal/store"
@@ -174,23 +173,6 @@ func seatCookie(id string) string { return "seat_" + id }
 func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: secureRequest(r), SameSite: http.SameSiteLaxMode,
 	})
-}
-
-var errCrossSite = refuse(http.StatusForbidden, "cross_site", "a page of another site may not do this")
-
-// crossSite reports whether the browser says that a page of another site
-// sent the request. Programs send no Origin and are not refused.
-func crossSite(r *http.Request) bool {
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "cross-site", "same-site":
-		return true
-	}
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return false
-	}
-	u, err := url.Parse(origin)
-	return err != nil || u.Host != r.Host
 }

@@ -29,6 +29,7 @@ var (
 	errWaiting     = refuse(http.StatusConflict, "waiting", "the game starts when your friend has joined")
 	errSeatTaken   = refuse(http.StatusConflict, "seat_taken", "this invitation has already been used: both seats are taken, you can watch the game")
 	errBadInvite   = refuse(http.StatusForbidden, "forbidden", "this invitation does not belong to this game")
+	errBadJoinKey  = refuse(http.StatusBadRequest, "bad_request", "a join key is 16 to 128 letters, digits, - or _")
 	errNotOver     = refuse(http.StatusConflict, "not_over", "a new game can follow only when this one is over")
 )
 

@@ -15,7 +15,7 @@ type Store interface {
 	Create(ctx context.Context, g store.Game, events ...store.Event) error
 	Load(ctx context.Context, id string) (store.Game, []store.Event, error)
 	Append(ctx context.Context, id string, events []store.Event, end *store.Ending) error
-	Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error
+	Join(ctx context.Context, id, seat string, hash []byte, key store.JoinKey, at time.Time) error
 	Follow(ctx context.Context, id string, next store.Game) error
 	// ComputerGames lists the games in play against the computer.
 	ComputerGames(ctx context.Context) ([]string, error)

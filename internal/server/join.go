@@ -12,18 +12,29 @@ type joined struct {
 	seat, secret string
 }
 
-// join seats the holder of the invitation in the free seat.
-func (h *hub) join(ctx context.Context, id, invite string) (seat, secret string, err error) {
+// join seats the holder of the invitation in the free seat. A friend who
+// joined with key and asks again with it (their answer was lost, say) gets
+// the same seat and secret back.
+func (h *hub) join(ctx context.Context, id, invite, key string) (seat, secret string, err error) {
+	if key != "" && !validJoinKey(key) {
+		return "", "", errBadJoinKey
+	}
 	j, err := within(ctx, h, id, func(g *liveGame) (joined, error) {
-		return h.seatGuest(ctx, g, invite)
+		return h.seatGuest(ctx, g, invite, key)
 	})
 	return j.seat, j.secret, err
 }
 
 // seatGuest gives the free seat of g to the holder of the invitation.
-func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite string) (joined, error) {
+func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (joined, error) {
 	if !matches(invite, g.rec.InviteHash) {
 		return joined{}, errBadInvite
+	}
+	if key != "" && sameJoinKey(g.rec.ID, key, g.rec.JoinKey.Hash) {
+		secret := openSecret(g.rec.ID, key, g.rec.JoinKey.Sealed)
+		if seat := g.seatOf(secret); seat != "" {
+			return joined{seat: seat, secret: secret}, nil
+		}
 	}
 	var j joined
 	switch {
@@ -36,13 +47,18 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite string) (joined
 	}
 	j.secret = newSecret()
 	hash := hashSecret(j.secret)
-	if err := h.store.Join(ctx, g.rec.ID, j.seat, hash, h.now()); err != nil {
+	var jk store.JoinKey
+	if key != "" {
+		jk = store.JoinKey{Hash: joinKeyHash(g.rec.ID, key), Sealed: sealSecret(g.rec.ID, key, j.secret)}
+	}
+	if err := h.store.Join(ctx, g.rec.ID, j.seat, hash, jk, h.now()); err != nil {
 		g.loaded = false // the store knows better: ask it next time
 		if errors.Is(err, store.ErrConflict) {
 			return joined{}, errSeatTaken
 		}
 		return joined{}, err
 	}
+	g.rec.JoinKey = jk
 	if j.seat == "white" {
 		g.rec.WhiteHash = hash
 	} else {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"bretter/internal/store"
 )
@@ -217,7 +218,36 @@ func (h *hub) broadcastState(g *liveGame) {
 	})
 }
 
+// presenceEvery is the shortest time between two presence messages of a
+// game: a player whose connection comes and goes in a loop must not
+// flood every watcher.
+const presenceEvery = time.Second
+
+// broadcastPresence tells every page who is online: at once, or, when
+// the last message was sent less than presenceEvery ago, once that time is
+// up, with the state of that moment.
 func (h *hub) broadcastPresence(g *liveGame) {
+	if g.presencePending {
+		return
+	}
+	wait := g.presenceSent.Add(presenceEvery).Sub(h.now())
+	if wait <= 0 {
+		h.sendPresence(g)
+		return
+	}
+	g.presencePending = true
+	h.afterFunc(wait, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.presencePending = false
+		if !g.evicted {
+			h.sendPresence(g)
+		}
+	})
+}
+
+func (h *hub) sendPresence(g *liveGame) {
+	g.presenceSent = h.now()
 	players := g.players()
 	h.broadcast(g, func(string) any { return map[string]any{"type": "presence", "players": players} })
 }

@@ -16,10 +16,14 @@ type liveGame struct {
 	evicted bool // dropped from the hub: whoever holds it must look again
 	used    time.Time
 
-	subs      map[*subscriber]struct{}
-	presence  [2]presence
-	now       func() time.Time // the hub's clock
-	flagTimer *time.Timer      // ends the game when the running clock runs out
+	subs     map[*subscriber]struct{}
+	presence [2]presence
+	// presenceSent is when presence was last broadcast; presencePending
+	// says a broadcast is due (see broadcastPresence).
+	presenceSent    time.Time
+	presencePending bool
+	now             func() time.Time // the hub's clock
+	flagTimer       *time.Timer      // ends the game when the running clock runs out
 
 	replayed
 }

@@ -2,7 +2,7 @@ package server
 
 import (
 	"net/http"
-	"net/url"
+	"strings"
 )
 
 // language picks the page's language. A ?lang= choice is remembered in a
@@ -11,14 +11,23 @@ import (
 func (s *Server) language(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if lang := r.URL.Query().Get("lang"); lang != "" && s.site.Known(lang) {
 		http.SetCookie(w, &http.Cookie{Name: "lang", Value: lang, Path: "/", MaxAge: 400 * 24 * 3600,
-			Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+			Secure: secureRequest(r), SameSite: http.SameSiteLaxMode})
 		q := r.URL.Query()
 		q.Del("lang")
-		u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
-		http.Redirect(w, r, u.String(), http.StatusSeeOther)
+		u := localPath(r.URL.EscapedPath())
+		if len(q) > 0 {
+			u += "?" + q.Encode()
+		}
+		http.Redirect(w, r, u, http.StatusSeeOther)
 		return "", false
 	}
 	return s.site.Lang(r), true
+}
+
+// localPath makes p a path of this site for a Location header: a browser
+// reads "//host" or "/\host" as another site.
+func localPath(p string) string {
+	return "/" + strings.TrimLeft(p, "/\\")
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page, lang, title string, data any) {
@@ -38,9 +47,8 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, 
 		title, text = s.site.T(lang, "error.not_found"), s.site.T(lang, "error.not_found_text")
 	case e.Status == http.StatusNotFound:
 		title, text = s.site.T(lang, "error.page_not_found"), s.site.T(lang, "error.page_not_found_text")
-	case e.Status == http.StatusInternalServerError:
-		s.log.Error("request failed", "route", r.Pattern, "err", err)
 	}
+	noteCause(w, e, err)
 	s.render(w, r, e.Status, "error", lang, title, text)
 }
 
@@ -153,13 +161,10 @@ type switchData struct {
 	Action     string // where to post to switch
 }
 
-// switchSeat answers the question of seatLink with "take this seat".
+// switchSeat answers the question of seatLink with "take this seat". Like
+// every post, it is refused when another site sends it (server.go).
 func (s *Server) switchSeat(w http.ResponseWriter, r *http.Request) {
 	lang := s.site.Lang(r)
-	if crossSite(r) {
-		s.errorPage(w, r, lang, errCrossSite)
-		return
-	}
 	id, secret := r.PathValue("id"), r.PathValue("secret")
 	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
 		if g.seatOf(secret) == "" {
@@ -194,10 +199,10 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, watchPath(id), http.StatusSeeOther)
 		return
 	}
+	// A used invitation still carries its token: the browser that used
+	// it may ask again with its join key, if its answer was lost.
 	d.Used = !d.Waiting
-	if d.Waiting {
-		d.Invite = r.PathValue("token")
-	}
+	d.Invite = r.PathValue("token")
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
 }

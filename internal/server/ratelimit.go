@@ -2,7 +2,6 @@ package server
 
 import (
 	"net"
-	"net/http"
 	"sync"
 	"time"
 )
@@ -54,15 +53,6 @@ func (l *limiter) allow(key string, now time.Time) bool {
 	return true
 }
 
-// clientKey is the address a request came from, without its port.
-func clientKey(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 // counter bounds how many live connections one client address holds open.
 type counter struct {
 	max int
@@ -90,4 +80,49 @@ func (c *counter) close(key string) {
 	if c.count[key]--; c.count[key] <= 0 {
 		delete(c.count, key)
 	}
+}
+
+// Listener wraps ln so that one address holds at most ConnsPerAddress
+// connections at once, whatever they are doing: idle, sending headers,
+// waiting for an answer or live. A connection beyond that is closed at
+// once, so that one address cannot take every descriptor of the server.
+// Trusted proxies are exempt: they carry everybody's connections.
+func (s *Server) Listener(ln net.Listener) net.Listener {
+	return &limitedListener{Listener: ln, s: s}
+}
+
+type limitedListener struct {
+	net.Listener
+	s *Server
+}
+
+func (l *limitedListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		a, err := peerAddr(c.RemoteAddr().String())
+		if err != nil || l.s.trusts(a) {
+			return c, nil
+		}
+		key := addrKey(a)
+		if !l.s.tcp.open(key) {
+			c.Close()
+			continue
+		}
+		return &countedConn{Conn: c, release: func() { l.s.tcp.close(key) }}, nil
+	}
+}
+
+// countedConn gives its place back when it is closed, however often.
+type countedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(c.release)
+	return c.Conn.Close()
 }

@@ -123,6 +123,10 @@ const maxRecord = 256 << 10
 // checks every move, and returns it with its positions. An error names the
 // move at fault.
 func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
+	if !s.imports.allow(clientKey(r), s.hub.now()) {
+		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many records from your address: wait a minute"))
+		return
+	}
 	var req struct {
 		Text string `json:"text"`
 	}

@@ -49,6 +49,54 @@ func matches(secret string, hash []byte) bool {
 	return subtle.ConstantTimeCompare(hashSecret(secret), hash) == 1
 }
 
+// A join key is a random string a friend's browser makes once per
+// invitation. The store keeps its hash, and the friend's secret sealed
+// with it: joining again with the same key opens the same secret, and
+// the store alone never yields it.
+
+func validJoinKey(key string) bool {
+	if len(key) < 16 || len(key) > 128 {
+		return false
+	}
+	for _, c := range []byte(key) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func joinKeyHash(id, key string) []byte {
+	h := sha256.Sum256([]byte("join key\x00" + id + "\x00" + key))
+	return h[:]
+}
+
+// sameJoinKey compares a key with a stored hash in constant time.
+func sameJoinKey(id, key string, hash []byte) bool {
+	return len(hash) > 0 && subtle.ConstantTimeCompare(joinKeyHash(id, key), hash) == 1
+}
+
+// sealSecret hides secret with a pad derived from the game and key; each
+// game seals one secret, so a pad is never used twice. openSecret undoes
+// it.
+func sealSecret(id, key, secret string) []byte { return joinPad(id, key, []byte(secret)) }
+
+func openSecret(id, key string, sealed []byte) string { return string(joinPad(id, key, sealed)) }
+
+// joinPad XORs b with the pad of id and key; what is longer than a pad
+// (no secret is) comes out empty.
+func joinPad(id, key string, b []byte) []byte {
+	pad := sha256.Sum256([]byte("join seal\x00" + id + "\x00" + key))
+	if len(b) > len(pad) {
+		return nil
+	}
+	out := make([]byte, len(b))
+	for i := range b {
+		out[i] = b[i] ^ pad[i]
+	}
+	return out
+}
+
 // validID reports whether s could be a game id, so that junk never reaches
 // the store.
 func validID(s string) bool {

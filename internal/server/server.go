@@ -7,10 +7,13 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"bretter/game"
 	"bretter/internal/web"
@@ -27,6 +30,24 @@ type Config struct {
 	MovesPerSecond   float64
 	ConnsPerClient   int
 	ChatsPerMinute   float64
+	LivesPerMinute   float64 // live connections opened
+	ReadsPerSecond   float64 // pages and API reads
+	ImportsPerMinute float64 // records checked by POST /api/records
+	// ConnsPerAddress bounds the TCP connections one address holds open,
+	// whatever they do; trusted proxies are exempt (see Listener).
+	ConnsPerAddress int
+	// ReadTimeout bounds reading a request's body, WriteTimeout writing
+	// its answer; zero values take the defaults. Live connections, once
+	// upgraded, keep themselves alive by pings instead.
+	ReadTimeout  time.Duration
+	WriteTimeout time.Duration
+	// PublicURL (scheme://host) is where people reach the site; links
+	// are built from it, and with https cookies are Secure and browsers
+	// are told to keep to HTTPS.
+	PublicURL string
+	// TrustedProxies may say, by X-Forwarded-For, X-Forwarded-Proto or
+	// Forwarded, who the client is and whether it spoke HTTPS.
+	TrustedProxies []netip.Prefix
 	// PushServices are the address prefixes that Web Push may send to;
 	// nil means the browsers' own services (PushServices).
 	PushServices []string
@@ -47,11 +68,22 @@ type Server struct {
 	creates *limiter
 	moves   *limiter
 	chats   *limiter
+	lives   *limiter // live connections opened
+	reads   *limiter
+	imports *limiter
 	push    *pusher
 	// holdings keeps the seats each browser holds.
 	holdings holdingStore
 	conns    *counter // live connections per address
-	mux      *http.ServeMux
+	tcp      *counter // TCP connections per address, by Listener
+
+	publicURL     string
+	proxies       []netip.Prefix
+	crossSite     *http.CrossOriginProtection
+	acceptOptions *websocket.AcceptOptions
+	readTimeout   time.Duration
+	writeTimeout  time.Duration
+	mux           *http.ServeMux
 }
 
 // Limits on what a client may send.
@@ -59,7 +91,11 @@ const (
 	maxBody           = 16 << 10 // bytes of a JSON request or form
 	maxMessage        = 4 << 10  // bytes of a WebSocket message
 	maxConnsPerClient = 200      // open game pages per address (a school shares one)
-	bodyTimeout       = 30 * time.Second
+	// TCP connections per address: its game pages and a browser's few
+	// other connections.
+	maxConnsPerAddress = maxConnsPerClient + 56
+	bodyTimeout        = 30 * time.Second
+	answerTimeout      = 60 * time.Second // reading the body, working, writing the answer
 )
 
 // New builds the server and its routes.
@@ -80,18 +116,57 @@ func New(cfg Config) *Server {
 	if cfg.ConnsPerClient == 0 {
 		cfg.ConnsPerClient = maxConnsPerClient
 	}
+	if cfg.ConnsPerAddress == 0 {
+		cfg.ConnsPerAddress = maxConnsPerAddress
+	}
+	if cfg.LivesPerMinute == 0 {
+		cfg.LivesPerMinute = 120
+	}
+	if cfg.ReadsPerSecond == 0 {
+		cfg.ReadsPerSecond = 20
+	}
+	if cfg.ImportsPerMinute == 0 {
+		cfg.ImportsPerMinute = 30
+	}
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = bodyTimeout
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = answerTimeout
+	}
 	s := &Server{
-		hub:      newHub(cfg.Store, games, cfg.Log),
-		site:     cfg.Site,
-		log:      cfg.Log,
-		games:    games,
-		order:    cfg.Games,
-		creates:  newLimiter(cfg.CreatesPerMinute/60, cfg.CreatesPerMinute/3),
-		moves:    newLimiter(cfg.MovesPerSecond, 2*cfg.MovesPerSecond),
-		chats:    newLimiter(cfg.ChatsPerMinute/60, cfg.ChatsPerMinute/6),
+		hub:     newHub(cfg.Store, games, cfg.Log),
+		site:    cfg.Site,
+		log:     cfg.Log,
+		games:   games,
+		order:   cfg.Games,
+		creates: newLimiter(cfg.CreatesPerMinute/60, cfg.CreatesPerMinute/3),
+		moves:   newLimiter(cfg.MovesPerSecond, 2*cfg.MovesPerSecond),
+		chats:   newLimiter(cfg.ChatsPerMinute/60, cfg.ChatsPerMinute/6),
+		// A page that lost its connection comes back at once; a school's
+		// hundred pages come back together after a blip.
+		lives:    newLimiter(cfg.LivesPerMinute/60, cfg.LivesPerMinute),
+		reads:    newLimiter(cfg.ReadsPerSecond, 6*cfg.ReadsPerSecond),
+		imports:  newLimiter(cfg.ImportsPerMinute/60, cfg.ImportsPerMinute/3),
 		conns:    newCounter(cfg.ConnsPerClient),
+		tcp:      newCounter(cfg.ConnsPerAddress),
 		holdings: cfg.Store,
-		mux:      http.NewServeMux(),
+
+		publicURL:    strings.TrimSuffix(cfg.PublicURL, "/"),
+		proxies:      cfg.TrustedProxies,
+		crossSite:    http.NewCrossOriginProtection(),
+		readTimeout:  cfg.ReadTimeout,
+		writeTimeout: cfg.WriteTimeout,
+		mux:          http.NewServeMux(),
+	}
+	if s.publicURL != "" {
+		// Behind a proxy the Host the site sees may not be the one the
+		// browser named.
+		if err := s.crossSite.AddTrustedOrigin(s.publicURL); err != nil {
+			panic("the public URL was not checked: " + err.Error())
+		}
+		_, host, _ := strings.Cut(s.publicURL, "://")
+		s.acceptOptions = &websocket.AcceptOptions{OriginPatterns: []string{host}}
 	}
 	// One core is left to the relay of people's moves, so that however
 	// many games wait for the computer, nobody waits for their friend's move.
@@ -146,11 +221,15 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /import", s.importPage)
 }
 
-// ServeHTTP adds the security headers every response carries, limits
-// request bodies, logs the request by its route (never its path, which
-// may hold a secret) and turns a panic into a 500.
+// ServeHTTP adds the security headers every response carries, refuses
+// state changes from other sites, limits request bodies, reads and the
+// time to read and answer, logs the request by its route (never its
+// path, which may hold a secret), logs every 5xx with its cause and turns
+// a panic into a 500.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	o := s.originOf(r)
+	r = withOrigin(r, o)
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "+
 		"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -159,27 +238,78 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+	if o.secure {
+		h.Set("Strict-Transport-Security", "max-age=31536000")
+	}
 	limit := int64(maxBody)
 	if r.URL.Path == "/api/records" {
 		limit = maxRecord
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	if !strings.HasSuffix(r.URL.Path, "/ws") {
-		// A body dribbled in slowly holds a connection; live connections
-		// are long by design and time out by their pings instead.
-		http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyTimeout))
-	}
+	// A body dribbled in slowly, or an answer never read, holds a
+	// connection. A live connection drops both deadlines when it is
+	// upgraded (hijacking clears them) and is kept by its pings instead.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(start.Add(s.readTimeout))
+	rc.SetWriteDeadline(start.Add(s.writeTimeout))
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic", "route", r.Pattern, "panic", p, "stack", string(debug.Stack()))
 			http.Error(rec, "internal error", http.StatusInternalServerError)
 		}
+		if rec.status >= 500 && rec.cause != nil {
+			s.log.Error("request failed", "route", r.Pattern, "status", rec.status, "err", rec.cause)
+		}
 		if r.Pattern != "GET "+s.site.StaticPrefix() {
 			s.log.Debug("request", "route", r.Pattern, "status", rec.status, "ms", time.Since(start).Milliseconds())
 		}
 	}()
+	if isLivePath(r.URL.Path) && (r.Method != http.MethodGet || !isUpgrade(r)) {
+		notUpgraded(rec)
+		return
+	}
+	if err := s.crossSite.Check(r); err != nil {
+		s.refuseCrossSite(rec, r)
+		return
+	}
+	if s.limitsReads(r) && !s.reads.allow(o.client, s.hub.now()) {
+		w.Header().Set("Retry-After", "1")
+		msg := "too many requests from your address: slow down"
+		if !strings.HasPrefix(r.URL.Path, "/api/") {
+			msg = s.site.T(s.site.Lang(r), "error.rate")
+		}
+		s.refuse(rec, r, refuse(http.StatusTooManyRequests, "rate", "%s", msg))
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// limitsReads reports whether r counts against the reads limit: pages
+// and API reads do; the site's files (cached by the browser) and the
+// live route (limited by itself) do not.
+func (s *Server) limitsReads(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	p := r.URL.Path
+	return !strings.HasPrefix(p, s.site.StaticPrefix()) && p != "/sw.js" && p != "/healthz" && p != "/readyz" && p != "/metrics" && !isLivePath(p)
+}
+
+// refuseCrossSite answers a state change asked for by another site's
+// page: a program sends no Origin and is let through.
+func (s *Server) refuseCrossSite(w http.ResponseWriter, r *http.Request) {
+	lang := s.site.Lang(r)
+	s.refuse(w, r, refuse(http.StatusForbidden, "cross_site", "%s", s.site.T(lang, "error.cross_site")))
+}
+
+// refuse answers the API in JSON and everything else with a page.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		writeError(w, err)
+		return
+	}
+	s.errorPage(w, r, s.site.Lang(r), err)
 }
 
 // statusRecorder remembers the status for the log. Unwrap lets the
@@ -187,6 +317,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	cause  error // of a 5xx, for the log
 }
 
 func (r *statusRecorder) WriteHeader(code int) {

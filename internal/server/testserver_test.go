@@ -65,7 +65,8 @@ func serverOn(t testing.TB, st testStore) *testServer {
 		t.Fatal(err)
 	}
 	srv := New(Config{Store: st, Games: testGames, Site: site, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		CreatesPerMinute: 60000, MovesPerSecond: 100000, ConnsPerClient: 1000, ChatsPerMinute: 60000})
+		CreatesPerMinute: 60000, MovesPerSecond: 100000, ConnsPerClient: 1000, ChatsPerMinute: 60000,
+		LivesPerMinute: 600000, ReadsPerSecond: 100000, ImportsPerMinute: 60000})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return &testServer{Server: ts, srv: srv, store: st}

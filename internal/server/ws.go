@@ -7,7 +7,9 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 )
@@ -44,6 +46,10 @@ const (
 // ?after=V, the events after version V and then the state), then every
 // event as it happens; moves sent over it get an ack or an error.
 func (s *Server) live(w http.ResponseWriter, r *http.Request) {
+	if !s.lives.allow(clientKey(r), s.hub.now()) {
+		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many connections opened from your address: slow down"))
+		return
+	}
 	id := r.PathValue("id")
 	after := -1
 	if v := r.URL.Query().Get("after"); v != "" {
@@ -76,8 +82,9 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.conns.close(clientKey(r))
-	// Accept refuses pages of other sites: the Origin must be this host.
-	conn, err := websocket.Accept(w, r, nil)
+	// Accept refuses pages of other sites: the Origin must be this host,
+	// or the public URL's, which a proxy may not pass on as the Host.
+	conn, err := websocket.Accept(w, r, s.acceptOptions)
 	if err != nil {
 		return
 	}
@@ -97,11 +104,20 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 
 	go s.writeLoop(ctx, cancel, conn, sub, first)
 	for {
-		_, data, err := conn.Read(ctx)
+		typ, data, err := conn.Read(ctx)
 		if err != nil {
 			return
 		}
-		rep, ok := s.handleMessage(ctx, r, id, secret, sub, data)
+		var rep reply
+		ok := true
+		switch {
+		case typ != websocket.MessageText:
+			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "only text messages are understood"))
+		case !utf8.Valid(data):
+			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "the message is not valid UTF-8"))
+		default:
+			rep, ok = s.handleMessage(ctx, r, id, secret, sub, data)
+		}
 		if !ok {
 			continue
 		}
@@ -201,6 +217,7 @@ func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret 
 			after = *m.After
 		}
 		if err := s.hub.resync(ctx, id, sub, after); err != nil {
+			s.logFailure(id, m.Type, err)
 			return errorReply(m.ID, err), true
 		}
 		return reply{}, false
@@ -211,9 +228,59 @@ func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret 
 		if errors.Is(err, context.Canceled) {
 			return reply{}, false
 		}
+		s.logFailure(id, m.Type, err)
 		return errorReply(m.ID, err), true
 	}
 	return rep, true
+}
+
+// logFailure logs a live command that failed: a fault of the server with
+// its cause, a refusal (an illegal move, say) only in the verbose log.
+func (s *Server) logFailure(id, kind string, err error) {
+	if e := asError(err); e.Status >= 500 {
+		s.log.Error("live command failed", "game", id, "type", kind, "err", err)
+	} else {
+		s.log.Debug("live command refused", "game", id, "type", kind, "code", e.Code)
+	}
+}
+
+// notUpgraded answers a request for the live route that is not a
+// WebSocket upgrade, whatever its method, at once, and closes the
+// connection rather than wait for a body nobody needs.
+func notUpgraded(w http.ResponseWriter) {
+	w.Header().Set("Upgrade", "websocket")
+	w.Header().Set("Connection", "close")
+	// Nothing more is read: the server would otherwise drain the body
+	// before answering.
+	http.NewResponseController(w).SetReadDeadline(time.Now())
+	writeError(w, refuse(http.StatusUpgradeRequired, "bad_request", "this address speaks only WebSocket"))
+}
+
+// isLivePath reports whether p is the live route of a game.
+func isLivePath(p string) bool {
+	id, ok := strings.CutPrefix(p, "/api/games/")
+	if !ok {
+		return false
+	}
+	id, ok = strings.CutSuffix(id, "/ws")
+	return ok && !strings.Contains(id, "/")
+}
+
+// isUpgrade reports whether r asks for a WebSocket.
+func isUpgrade(r *http.Request) bool {
+	return headerHas(r.Header, "Connection", "upgrade") && headerHas(r.Header, "Upgrade", "websocket")
+}
+
+// headerHas reports whether a comma-separated header lists token.
+func headerHas(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for _, t := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func errorReply(id int64, err error) reply {

@@ -84,6 +84,8 @@ var postgresMigrations = []string{
 		PRIMARY KEY (browser, game_id)
 	);
 	CREATE INDEX holdings_recent ON holdings (browser, at);`,
+	`ALTER TABLE games ADD COLUMN join_key BYTEA;
+	ALTER TABLE games ADD COLUMN join_sealed BYTEA;`,
 }
 
 // defaultMaxConns is the connections an instance holds at most, unless
@@ -240,10 +242,10 @@ func (s *Postgres) Load(ctx context.Context, id string) (Game, []Event, error) {
 	var created, updated, initial, increment int64
 	err = tx.QueryRow(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
 		created_at, updated_at, status, winner, reason, next_id, version, computer, level,
-		clock_initial_ms, clock_increment_ms, clock_days FROM games WHERE id = $1`, id).
+		clock_initial_ms, clock_increment_ms, clock_days, join_key, join_sealed FROM games WHERE id = $1`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
 			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version, &g.Computer, &g.Level,
-			&initial, &increment, &g.Clock.Days)
+			&initial, &increment, &g.Clock.Days, &g.JoinKey.Hash, &g.JoinKey.Sealed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Game{}, nil, ErrNotFound
 	}
@@ -344,14 +346,14 @@ func isUniqueViolation(err error) bool {
 
 // Join fills the free seat with a secret's hash. A filled seat is
 // ErrConflict.
-func (s *Postgres) Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error {
+func (s *Postgres) Join(ctx context.Context, id, seat string, hash []byte, key JoinKey, at time.Time) error {
 	column := map[string]string{"white": "white_hash", "black": "black_hash"}[seat]
 	if column == "" {
 		return fmt.Errorf("no seat %q", seat)
 	}
-	tag, err := s.pool.Exec(ctx, `UPDATE games SET `+column+` = $1, updated_at = $2,
+	tag, err := s.pool.Exec(ctx, `UPDATE games SET `+column+` = $1, updated_at = $2, join_key = $3, join_sealed = $4,
 		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
-		WHERE id = $3 AND `+column+` IS NULL`, hash, at.UnixMilli(), id)
+		WHERE id = $5 AND `+column+` IS NULL`, hash, at.UnixMilli(), key.Hash, key.Sealed, id)
 	if err != nil {
 		return err
 	}

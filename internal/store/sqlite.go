@@ -92,6 +92,8 @@ var migrations = []string{
 		PRIMARY KEY (browser, game_id)
 	) WITHOUT ROWID;
 	CREATE INDEX holdings_recent ON holdings (browser, at);`,
+	`ALTER TABLE games ADD COLUMN join_key BLOB;
+	ALTER TABLE games ADD COLUMN join_sealed BLOB;`,
 }
 
 // OpenSQLite opens (creating if needed) the database file at path and
@@ -238,10 +240,10 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 	var created, updated, initial, increment int64
 	err = tx.QueryRowContext(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
 		created_at, updated_at, status, winner, reason, next_id, version, computer, level,
-		clock_initial_ms, clock_increment_ms, clock_days FROM games WHERE id = ?`, id).
+		clock_initial_ms, clock_increment_ms, clock_days, join_key, join_sealed FROM games WHERE id = ?`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
 			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version, &g.Computer, &g.Level,
-			&initial, &increment, &g.Clock.Days)
+			&initial, &increment, &g.Clock.Days, &g.JoinKey.Hash, &g.JoinKey.Sealed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, nil, ErrNotFound
 	}
@@ -399,16 +401,16 @@ func appendOne(tx *sql.Tx, req appendRequest) error {
 	return err
 }
 
-// Join fills the free seat with a secret's hash. A filled seat is
-// ErrConflict.
-func (s *SQLite) Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error {
+// Join fills the free seat with a secret's hash, and keeps the key the
+// friend joined with (none: zero JoinKey). A filled seat is ErrConflict.
+func (s *SQLite) Join(ctx context.Context, id, seat string, hash []byte, key JoinKey, at time.Time) error {
 	column := map[string]string{"white": "white_hash", "black": "black_hash"}[seat]
 	if column == "" {
 		return fmt.Errorf("no seat %q", seat)
 	}
-	res, err := s.write.ExecContext(ctx, `UPDATE games SET `+column+` = ?, updated_at = ?,
+	res, err := s.write.ExecContext(ctx, `UPDATE games SET `+column+` = ?, updated_at = ?, join_key = ?, join_sealed = ?,
 		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
-		WHERE id = ? AND `+column+` IS NULL`, hash, at.UnixMilli(), id)
+		WHERE id = ? AND `+column+` IS NULL`, hash, at.UnixMilli(), key.Hash, key.Sealed, id)
 	if err != nil {
 		return err
 	}

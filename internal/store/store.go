@@ -40,6 +40,15 @@ type Game struct {
 	Level    int
 	// Clock is the game's time control; the zero value is none.
 	Clock clock.Control
+	// JoinKey is the key the friend joined with, if any.
+	JoinKey JoinKey
+}
+
+// JoinKey lets a friend whose answer to joining was lost ask again and
+// get the same seat: the hash of the key they joined with, and their
+// secret sealed so that only that key opens it.
+type JoinKey struct {
+	Hash, Sealed []byte
 }
 
 // Event is one entry of a game's history. Seq counts from 1 and is the

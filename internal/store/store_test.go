@@ -20,7 +20,7 @@ type testStore interface {
 	Create(ctx context.Context, g Game, events ...Event) error
 	Load(ctx context.Context, id string) (Game, []Event, error)
 	Append(ctx context.Context, id string, events []Event, end *Ending) error
-	Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error
+	Join(ctx context.Context, id, seat string, hash []byte, key JoinKey, at time.Time) error
 	Follow(ctx context.Context, id string, next Game) error
 	ComputerGames(ctx context.Context) ([]string, error)
 	TimedGames(ctx context.Context) ([]string, error)
@@ -97,13 +97,13 @@ func TestGameLifecycle(t *testing.T) {
 		}
 
 		at := g.Created.Add(time.Second)
-		if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), at); err != nil {
+		if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), JoinKey{Hash: []byte("key-hash"), Sealed: []byte("sealed")}, at); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Join(ctx, g.ID, "black", []byte("another"), at); !errors.Is(err, ErrConflict) {
+		if err := s.Join(ctx, g.ID, "black", []byte("another"), JoinKey{}, at); !errors.Is(err, ErrConflict) {
 			t.Fatalf("second join: %v", err)
 		}
-		if err := s.Join(ctx, "nonexistent", "black", []byte("x"), at); !errors.Is(err, ErrNotFound) {
+		if err := s.Join(ctx, "nonexistent", "black", []byte("x"), JoinKey{}, at); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("join of an unknown game: %v", err)
 		}
 
@@ -143,6 +143,7 @@ func TestGameLifecycle(t *testing.T) {
 		}
 		want := g
 		want.BlackHash, want.Status, want.Winner, want.Reason, want.Next, want.Version, want.Updated = []byte("black-hash"), "over", "white", "resign", next.ID, 2, at
+		want.JoinKey = JoinKey{Hash: []byte("key-hash"), Sealed: []byte("sealed")}
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(events, []Event{e1, e2}) {
 			t.Fatalf("after reopening:\n%+v\n%+v\nwant\n%+v\n%+v", got, events, want, []Event{e1, e2})
 		}

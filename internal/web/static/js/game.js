@@ -66,7 +66,7 @@ export async function start() {
     const b = e.target.closest('button[data-ply]');
     if (b) page.replay.go(Number(b.dataset.ply));
   });
-  if (page.boot.invite) {
+  if (page.boot.invite && (!page.boot.used || keptJoinKey(page.boot.id))) {
     await join();
   } else if (page.boot.used) {
     notice(t('join.used'));
@@ -76,21 +76,30 @@ export async function start() {
 }
 
 // join takes the free seat with the invitation token; the answer sets the
-// seat's cookie, and the page reloads as the player.
+// seat's cookie, and the page reloads as the player. The request carries
+// a key made once per invitation, so that asking again after a lost
+// answer gets the same seat instead of finding it taken.
 async function join() {
   $('status').textContent = t('join.joining');
+  const key = joinKey(page.boot.id);
   let res;
-  try {
-    res = await fetch(`/api/games/${page.boot.id}/join`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ invite: page.boot.invite }),
-    });
-  } catch (err) {
-    // Without a connection there is no seat to take: watch, and the
-    // invitation can be opened again later.
-    notice(t('error.other', { detail: err.message }));
-    return;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetch(`/api/games/${page.boot.id}/join`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ invite: page.boot.invite, key }),
+      });
+      if (res.ok || (res.status < 500 && res.status !== 429) || attempt >= 4) break;
+    } catch (err) {
+      if (attempt >= 4) {
+        // Without a connection there is no seat to take: watch, and the
+        // invitation can be opened again later, with the same key.
+        notice(t('error.other', { detail: err.message }));
+        return;
+      }
+    }
+    await new Promise((done) => setTimeout(done, 1000 * 2 ** attempt));
   }
   if (res.ok) {
     location.replace(`/g/${page.boot.id}`);
@@ -99,6 +108,30 @@ async function join() {
   const body = await res.json().catch(() => ({}));
   history.replaceState(null, '', `/g/${page.boot.id}`);
   notice(body.code === 'seat_taken' ? t('join.used') : t('error.other', { detail: body.error || res.status }));
+}
+
+// keptJoinKey is the key this browser joined game id with, if any.
+function keptJoinKey(id) {
+  try {
+    return localStorage.getItem(`join-key:${id}`);
+  } catch {
+    return null; // no storage (a private window, say)
+  }
+}
+
+// joinKey is this browser's random key for the invitation of game id,
+// kept so that opening the invitation again asks with the same key.
+function joinKey(id) {
+  const kept = keptJoinKey(id);
+  if (kept) return kept;
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const key = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  try {
+    localStorage.setItem(`join-key:${id}`, key);
+  } catch {
+    // Without storage the key lasts as long as the page.
+  }
+  return key;
 }
 
 function connect() {

@@ -1,0 +1,207 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Every limit refuses once its budget is spent. Time stands still in
+// these tests, so that no budget fills up again meanwhile.
+
+// frozen gives ts's server a clock that does not move.
+func frozen(ts *testServer) {
+	at := time.UnixMilli(1_790_000_000_000)
+	ts.srv.hub.now = func() time.Time { return at }
+}
+
+// lenient is the test server's generous limits, with some of them
+// replaced.
+func lenient(cfg Config) Config {
+	def := Config{CreatesPerMinute: 60000, MovesPerSecond: 100000, ConnsPerClient: 1000, ChatsPerMinute: 60000,
+		LivesPerMinute: 600000, ReadsPerSecond: 100000, ImportsPerMinute: 60000, ConnsPerAddress: 10000}
+	for _, f := range []struct{ v, d *float64 }{{&cfg.CreatesPerMinute, &def.CreatesPerMinute}, {&cfg.MovesPerSecond, &def.MovesPerSecond},
+		{&cfg.ChatsPerMinute, &def.ChatsPerMinute}, {&cfg.LivesPerMinute, &def.LivesPerMinute},
+		{&cfg.ReadsPerSecond, &def.ReadsPerSecond}, {&cfg.ImportsPerMinute, &def.ImportsPerMinute}} {
+		if *f.v == 0 {
+			*f.v = *f.d
+		}
+	}
+	if cfg.ConnsPerClient == 0 {
+		cfg.ConnsPerClient = def.ConnsPerClient
+	}
+	if cfg.ConnsPerAddress == 0 {
+		cfg.ConnsPerAddress = def.ConnsPerAddress
+	}
+	return cfg
+}
+
+// refusedAfter checks that try succeeds n times and is then refused with
+// 429.
+func refusedAfter(t *testing.T, n int, try func(i int) int) {
+	t.Helper()
+	for i := range n {
+		if code := try(i); code == http.StatusTooManyRequests {
+			t.Fatalf("refused at %d of %d", i+1, n)
+		}
+	}
+	if code := try(n); code != http.StatusTooManyRequests {
+		t.Fatalf("after %d: %d, want 429", n, code)
+	}
+}
+
+func TestCreateLimit(t *testing.T) {
+	// 3 a minute saves up a burst of 1, for the API and the form alike.
+	ts := limitedServer(t, lenient(Config{CreatesPerMinute: 3}))
+	frozen(ts)
+	refusedAfter(t, 1, func(int) int { return ts.call(t, "POST", "/api/games", "", `{"game":"havannah"}`, nil) })
+	res, err := http.PostForm(ts.URL+"/games", url.Values{"game": {"havannah"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("the form after the API's budget: %d", res.StatusCode)
+	}
+}
+
+func TestMoveLimit(t *testing.T) {
+	moves := []string{"e5", "d4", "f6", "c3"}
+	t.Run("api", func(t *testing.T) {
+		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1})) // a burst of 2
+		frozen(ts)
+		g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
+		refusedAfter(t, 2, func(i int) int {
+			secret := g.white
+			if i%2 == 1 {
+				secret = g.black
+			}
+			return ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": moves[i]}, nil)
+		})
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/name", g.white, `{"name":"Ada"}`, nil); code != http.StatusTooManyRequests {
+			t.Fatalf("a name after the moves' budget: %d", code)
+		}
+	})
+	t.Run("live", func(t *testing.T) {
+		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1}))
+		frozen(ts)
+		g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
+		c := ts.dial(t, g.id, g.white, "")
+		c.next("state")
+		for i := range 3 { // a burst of 2
+			c.send(map[string]any{"type": "name", "id": i + 1, "name": "Ada"})
+			m := c.read()
+			for m.Type != "ack" && m.Type != "error" {
+				m = c.read()
+			}
+			if refused := m.Code == "rate"; refused != (i == 2) {
+				t.Fatalf("message %d: %+v", i+1, m)
+			}
+		}
+	})
+}
+
+func TestChatLimit(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{ChatsPerMinute: 6})) // a burst of 1
+	frozen(ts)
+	g := ts.newGame(t, `{"game":"havannah"}`)
+	refusedAfter(t, 1, func(int) int {
+		return ts.call(t, "POST", "/api/games/"+g.id+"/chat", g.white, `{"text":"hi"}`, nil)
+	})
+	c := ts.dial(t, g.id, g.black, "")
+	c.next("state")
+	c.send(map[string]any{"type": "chat", "id": 1, "text": "hi"})
+	if m := c.next("error"); m.Code != "rate" {
+		t.Fatalf("a live chat line after the budget: %+v", m)
+	}
+}
+
+func TestLiveLimits(t *testing.T) {
+	open := func(ts *testServer, id string) (*websocket.Conn, int) {
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		c, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/games/"+id+"/ws", nil)
+		if err != nil {
+			if res == nil {
+				t.Fatal(err)
+			}
+			return nil, res.StatusCode
+		}
+		t.Cleanup(func() { c.CloseNow() })
+		return c, http.StatusSwitchingProtocols
+	}
+	t.Run("opened", func(t *testing.T) {
+		ts := limitedServer(t, lenient(Config{LivesPerMinute: 3})) // a burst of 3
+		frozen(ts)
+		g := ts.newGame(t, `{"game":"havannah"}`)
+		refusedAfter(t, 3, func(int) int {
+			c, code := open(ts, g.id)
+			if c != nil {
+				c.CloseNow()
+			}
+			return code
+		})
+	})
+	t.Run("open at once", func(t *testing.T) {
+		ts := limitedServer(t, lenient(Config{ConnsPerClient: 2}))
+		g := ts.newGame(t, `{"game":"havannah"}`)
+		refusedAfter(t, 2, func(int) int { _, code := open(ts, g.id); return code })
+	})
+}
+
+func TestReadLimit(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{ReadsPerSecond: 1})) // a burst of 6
+	g := ts.newGame(t, `{"game":"havannah"}`)
+	frozen(ts)
+	paths := []string{"/", "/havannah", "/g/" + g.id, "/api/games/" + g.id, "/api/games/" + g.id + "/positions", "/import", "/api/games/" + g.id}
+	get := func(path string) int {
+		res, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	refusedAfter(t, 6, func(i int) int { return get(paths[i]) })
+	// The site's files, the service worker and the health check are not
+	// counted.
+	for _, path := range []string{ts.srv.site.StaticPrefix() + "js/game.js", "/sw.js", "/healthz"} {
+		if code := get(path); code != http.StatusOK {
+			t.Fatalf("GET %s after the reads' budget: %d", path, code)
+		}
+	}
+}
+
+func TestImportLimit(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{ImportsPerMinute: 3})) // a burst of 1
+	frozen(ts)
+	record := `{"text":"[Game \"dvonn\"]\n"}`
+	refusedAfter(t, 1, func(int) int { return ts.call(t, "POST", "/api/records", "", record, nil) })
+}
+
+func TestLimiterFillsUpAgain(t *testing.T) {
+	l := newLimiter(2, 3) // 2 a second, 3 saved up
+	at := time.UnixMilli(1_790_000_000_000)
+	for i := range 3 {
+		if !l.allow("a", at) {
+			t.Fatalf("refused at %d of the burst", i+1)
+		}
+	}
+	if l.allow("a", at) {
+		t.Fatal("the burst was exceeded")
+	}
+	if !l.allow("b", at) {
+		t.Fatal("another address was refused")
+	}
+	if l.allow("a", at.Add(400*time.Millisecond)) {
+		t.Fatal("a token came back before its time")
+	}
+	if !l.allow("a", at.Add(500*time.Millisecond)) {
+		t.Fatal("no token came back after half a second")
+	}
+}
