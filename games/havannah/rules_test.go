@@ -72,13 +72,14 @@ func TestTurnsAlternateAndStonesStay(t *testing.T) {
 	if s.ToMove() != game.Black {
 		t.Fatal("White moves twice")
 	}
+	before := s.View()
 	m, _ := s.ParseMove("e5")
 	err := s.Play(m)
 	if !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), "e5 is already taken") {
 		t.Fatalf("playing on a stone: %v", err)
 	}
-	if v := s.View().(View); v.Stones[strings.Index(v.Stones, "w")] != 'w' || s.Ply() != 1 {
-		t.Fatal("refused move changed the position")
+	if v := s.View().(View); refStone(v, "e5") != 'w' || strings.Count(v.Stones, ".") != Cells(5)-1 || !reflect.DeepEqual(v, before) || s.Ply() != 1 {
+		t.Fatalf("refused move changed the position: %+v", v)
 	}
 }
 
