@@ -75,7 +75,7 @@ func TestTurnsAlternateAndStonesStay(t *testing.T) {
 	before := s.View()
 	m, _ := s.ParseMove("e5")
 	err := s.Play(m)
-	if !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), "e5 is already taken") {
+	if !errors.Is(err, game.ErrIllegalMove) || err.Error() != "illegal move e5: the cell is taken" {
 		t.Fatalf("playing on a stone: %v", err)
 	}
 	if v := s.View().(View); refStone(v, "e5") != 'w' || strings.Count(v.Stones, ".") != Cells(5)-1 || !reflect.DeepEqual(v, before) || s.Ply() != 1 {

@@ -37,11 +37,11 @@ func TestJudgeHavannah(t *testing.T) {
 		{"", nil, `{"plies":0,"result":"ongoing","reason":"","structures":[]}`, 0},
 		{"d4 swap a1", []string{"-size", "4", "-swap"}, `{"plies":3,"result":"ongoing","reason":"","structures":[]}`, 0},
 		{"d4 swap a1", []string{"-size", "4"}, `{"plies":3,"result":"ongoing","reason":"","structures":[]}`, 0},
-		{"d4 swap", []string{"-size", "4", "-swap=false"}, `{"error":"illegal move: this game is played without the swap rule","ply":2}`, 1},
-		{"d4 a1 swap", []string{"-size", "4"}, `{"error":"illegal move: swap is only allowed as the second move","ply":3}`, 1},
-		{"d4 d4", []string{"-size", "4"}, `{"error":"illegal move: d4 is already taken","ply":2}`, 1},
-		{"d4 zz", []string{"-size", "4"}, `{"error":"malformed move: \"zz\" is not a cell (a letter and a number, like e5)","ply":2}`, 1},
-		{"d1 a1 d2 a2 d3 a3 d4 a4 b4", []string{"-size", "4"}, `{"error":"the game is already over","ply":9}`, 1},
+		{"d4 swap", []string{"-size", "4", "-swap=false"}, `{"error":"illegal move swap: this game is played without the swap rule","ply":2}`, 1},
+		{"d4 a1 swap", []string{"-size", "4"}, `{"error":"illegal move swap: swap is only allowed as the second move","ply":3}`, 1},
+		{"d4 d4", []string{"-size", "4"}, `{"error":"illegal move d4: the cell is taken","ply":2}`, 1},
+		{"d4 zz", []string{"-size", "4"}, `{"error":"malformed move \"zz\": not a cell (a letter and a number, like e5)","ply":2}`, 1},
+		{"d1 a1 d2 a2 d3 a3 d4 a4 b4", []string{"-size", "4"}, `{"error":"game is over: b4 comes after the end","ply":9}`, 1},
 		{"", []string{"-size", "11"}, `{"error":"option size must be between 4 and 10, not 11","ply":0}`, 1},
 	}
 	for _, tt := range tests {
