@@ -97,6 +97,8 @@ func TestHGFRoundTrip(t *testing.T) {
 func FuzzParseHGF(f *testing.F) {
 	f.Add(sampleHGF)
 	f.Add("(;SZ[4];W[A1];B[swap];W[B2])")
+	f.Add(`(;FF[4]EV[ev \] x]PB[anna]PW[bert\\]DT[2026-11-30]SZ[8]RE[W];W[H3];B[swap];W[G4];B[resign])`)
+	f.Add("(;SZ[5]RE[0];W[A1])")
 	f.Fuzz(func(t *testing.T, text string) {
 		rec, err := ParseHGF(text)
 		if err != nil {
@@ -107,8 +109,8 @@ func FuzzParseHGF(f *testing.F) {
 			t.Fatalf("parsed record does not write: %v", err)
 		}
 		again, err := ParseHGF(out)
-		if err != nil || !reflect.DeepEqual(again.Moves, rec.Moves) {
-			t.Fatalf("written record does not read back: %v", err)
+		if err != nil || !reflect.DeepEqual(again, rec) {
+			t.Fatalf("written record does not read back: %v\n%#v\n%#v", err, rec, again)
 		}
 	})
 }
