@@ -51,62 +51,91 @@ type refGroup struct {
 	structures Structure
 }
 
+// refBoard is a board's cells in row-major order, each with its
+// neighbours (as indexes), its side (0–5, -1 for none) and whether it is
+// a corner.
+type refBoard struct {
+	cells  []refCell
+	nb     [][]int
+	side   []int
+	corner []bool
+}
+
+var refBoards = map[int]*refBoard{}
+
+func refBoardOf(n int) *refBoard {
+	if b := refBoards[n]; b != nil {
+		return b
+	}
+	b := &refBoard{cells: refCells(n)}
+	index := map[refCell]int{}
+	for i, p := range b.cells {
+		index[p] = i
+	}
+	corners := []refCell{{0, 0}, {0, n - 1}, {n - 1, 2*n - 2}, {2*n - 2, 2*n - 2}, {2*n - 2, n - 1}, {n - 1, 0}}
+	for _, p := range b.cells {
+		var nb []int
+		for _, q := range refNeighbours(n, p) {
+			nb = append(nb, index[q])
+		}
+		b.nb = append(b.nb, nb)
+		corner := slices.Contains(corners, p)
+		b.corner = append(b.corner, corner)
+		side := -1
+		for i, on := range []bool{p.r == 0, p.c-p.r == n-1, p.c == 2*n-2, p.r == 2*n-2, p.r-p.c == n-1, p.c == 0} {
+			if on && !corner {
+				side = i
+			}
+		}
+		b.side = append(b.side, side)
+	}
+	refBoards[n] = b
+	return b
+}
+
 // referee splits the stones of v into groups and finds each group's
 // structures.
 func referee(v View) []refGroup {
-	n := v.Size
-	cells := refCells(n)
-	at := make(map[refCell]byte, len(cells))
-	for i, p := range cells {
-		at[p] = v.Stones[i]
-	}
-	corners := []refCell{{0, 0}, {0, n - 1}, {n - 1, 2*n - 2}, {2*n - 2, 2*n - 2}, {2*n - 2, n - 1}, {n - 1, 0}}
-	side := func(p refCell) int {
-		if slices.Contains(corners, p) {
-			return -1
-		}
-		for i, on := range []bool{p.r == 0, p.c-p.r == n-1, p.c == 2*n-2, p.r == 2*n-2, p.r-p.c == n-1, p.c == 0} {
-			if on {
-				return i
-			}
-		}
-		return -1
-	}
-	seen := make(map[refCell]bool)
+	b := refBoardOf(v.Size)
+	seen := make([]bool, len(b.cells))
 	var groups []refGroup
-	for _, start := range cells {
-		colour := at[start]
+	for start := range b.cells {
+		colour := v.Stones[start]
 		if colour == '.' || seen[start] {
 			continue
 		}
-		member := map[refCell]bool{start: true}
-		queue := []refCell{start}
+		member := make([]bool, len(b.cells))
+		member[start] = true
+		queue := []int{start}
 		for len(queue) > 0 {
 			p := queue[0]
 			queue = queue[1:]
-			for _, q := range refNeighbours(n, p) {
-				if at[q] == colour && !member[q] {
+			for _, q := range b.nb[p] {
+				if v.Stones[q] == colour && !member[q] {
 					member[q] = true
 					queue = append(queue, q)
 				}
 			}
 		}
 		g := refGroup{colour: colour}
-		sides, nCorners := map[int]bool{}, 0
+		sides, corners := map[int]bool{}, 0
 		full := false // a stone whose six neighbours are all in the group
-		for _, p := range cells {
+		size := 0
+		for p := range b.cells {
 			if !member[p] {
 				continue
 			}
+			size++
 			seen[p] = true
-			g.cells = append(g.cells, p.name())
-			if s := side(p); s >= 0 {
-				sides[s] = true
-			} else if slices.Contains(corners, p) {
-				nCorners++
+			g.cells = append(g.cells, b.cells[p].name())
+			if b.side[p] >= 0 {
+				sides[b.side[p]] = true
+			}
+			if b.corner[p] {
+				corners++
 			}
 			inside := 0
-			for _, q := range refNeighbours(n, p) {
+			for _, q := range b.nb[p] {
 				if member[q] {
 					inside++
 				}
@@ -116,10 +145,10 @@ func referee(v View) []refGroup {
 		if len(sides) >= 3 {
 			g.structures |= Fork
 		}
-		if nCorners >= 2 {
+		if corners >= 2 {
 			g.structures |= Bridge
 		}
-		if full || refEncloses(n, cells, member) {
+		if full || b.encloses(member, size) {
 			g.structures |= Ring
 		}
 		groups = append(groups, g)
@@ -127,34 +156,37 @@ func referee(v View) []refGroup {
 	return groups
 }
 
-// refEncloses reports whether the group cuts some cell off from the rim of
+// encloses reports whether the group cuts some cell off from the rim of
 // the board: a flood from the rim's cells outside the group does not reach
 // every cell outside the group.
-func refEncloses(n int, cells []refCell, member map[refCell]bool) bool {
-	reached := make(map[refCell]bool)
-	var queue []refCell
-	for _, p := range cells {
-		if !member[p] && len(refNeighbours(n, p)) < 6 {
+func (b *refBoard) encloses(member []bool, size int) bool {
+	reached := make([]bool, len(b.cells))
+	n := 0
+	var queue []int
+	for p := range b.cells {
+		if !member[p] && len(b.nb[p]) < 6 {
 			reached[p] = true
+			n++
 			queue = append(queue, p)
 		}
 	}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		for _, q := range refNeighbours(n, p) {
+		for _, q := range b.nb[p] {
 			if !member[q] && !reached[q] {
 				reached[q] = true
+				n++
 				queue = append(queue, q)
 			}
 		}
 	}
-	return len(reached)+len(member) < len(cells)
+	return n+size < len(b.cells)
 }
 
 // refStone is the stone on the named cell of v: '.', 'w' or 'b'.
 func refStone(v View, name string) byte {
-	for i, p := range refCells(v.Size) {
+	for i, p := range refBoardOf(v.Size).cells {
 		if p.name() == name {
 			return v.Stones[i]
 		}
