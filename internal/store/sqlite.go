@@ -401,13 +401,6 @@ func appendOne(tx *sql.Tx, req appendRequest) error {
 // Join fills the free seat with a secret's hash. A filled seat is
 // ErrConflict.
 func (s *SQLite) Join(ctx context.Context, id, seat string, hash []byte, at time.Time) error {
-	if err := s.join(ctx, id, seat, hash, at); err != nil {
-		return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, err)
-	}
-	return nil
-}
-
-func (s *SQLite) join(ctx context.Context, id, seat string, hash []byte, at time.Time) error {
 	column := map[string]string{"white": "white_hash", "black": "black_hash"}[seat]
 	if column == "" {
 		return fmt.Errorf("no seat %q", seat)
@@ -416,13 +409,13 @@ func (s *SQLite) join(ctx context.Context, id, seat string, hash []byte, at time
 		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
 		WHERE id = ? AND `+column+` IS NULL`, hash, at.UnixMilli(), id)
 	if err != nil {
-		return err
+		return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		if _, _, err := s.load(ctx, id); err != nil {
-			return err
+			return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, err)
 		}
-		return ErrConflict
+		return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, ErrConflict)
 	}
 	return nil
 }
