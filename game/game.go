@@ -55,12 +55,33 @@ func ParsePlayer(s string) (Player, error) {
 // can keep millions of them without allocating.
 type Move struct{ A, B uint64 }
 
-// Errors that callers branch on. Engines wrap them with the reason.
+// Errors that callers branch on. Engines make them with Illegal,
+// Malformed and AfterEnd, so that every game words them alike:
+//
+//	illegal move d4: the cell is taken
+//	malformed move "zz": not a cell (a letter and a number, like e5)
+//	game is over: d4 comes after the end
 var (
 	ErrIllegalMove = errors.New("illegal move")
 	ErrGameOver    = errors.New("game is over")
 	ErrNotation    = errors.New("malformed move")
 )
+
+// Illegal is the error for a move the rules refuse: the move as the game
+// writes it, and why.
+func Illegal(move, why string) error {
+	return fmt.Errorf("%w %s: %s", ErrIllegalMove, move, why)
+}
+
+// Malformed is the error for text that does not read as a move, and why.
+func Malformed(text, why string) error {
+	return fmt.Errorf("%w %q: %s", ErrNotation, text, why)
+}
+
+// AfterEnd is the error for a move played once the game is over.
+func AfterEnd(move string) error {
+	return fmt.Errorf("%w: %s comes after the end", ErrGameOver, move)
+}
 
 // Outcome is how the rules ended a game. Resignation is not a rule ending;
 // the site records it beside the moves.

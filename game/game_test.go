@@ -1,6 +1,7 @@
 package game_test
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,5 +66,23 @@ func TestPlayers(t *testing.T) {
 	}
 	if _, err := game.ParsePlayer("red"); err == nil {
 		t.Fatal("red is a player")
+	}
+}
+
+// Every engine words its refusals through these, so callers can both
+// branch on the sentinel and show one kind of sentence.
+func TestRefusals(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		is   error
+		want string
+	}{
+		{game.Illegal("d4", "the cell is taken"), game.ErrIllegalMove, "illegal move d4: the cell is taken"},
+		{game.Malformed("z z", "not a cell"), game.ErrNotation, `malformed move "z z": not a cell`},
+		{game.AfterEnd("C3D4"), game.ErrGameOver, "game is over: C3D4 comes after the end"},
+	} {
+		if !errors.Is(tt.err, tt.is) || tt.err.Error() != tt.want {
+			t.Errorf("%v: want %q wrapping %v", tt.err, tt.want, tt.is)
+		}
 	}
 }

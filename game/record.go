@@ -129,8 +129,12 @@ func (r *Record) setTag(s string) error {
 	case "Game":
 		r.Game = value
 	case "Options":
-		r.Options = Options{}
+		// No options read as none at all, as Text writes them.
+		r.Options = nil
 		for _, o := range strings.Fields(value) {
+			if r.Options == nil {
+				r.Options = Options{}
+			}
 			k, v, _ := strings.Cut(o, "=")
 			n, err := strconv.Atoi(v)
 			if err != nil {

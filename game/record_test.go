@@ -48,6 +48,9 @@ func TestParseTextErrors(t *testing.T) {
 func FuzzParseText(f *testing.F) {
 	f.Add("[Game \"dvonn\"]\n[Options \"size=4\"]\n\n1. F5\n2. H5\n")
 	f.Add("[Game \"x\"]\n1. a 2. b")
+	f.Add("[Game \"x\"]\n[Options \"\"]")
+	f.Add("[Game \"dvonn\"]\n[Options \"a=1 b=2\"]\n[Date \"2026-11-30\"]\n[White \"Anna \\\"A\\\"\"]\n[Black \"Ben\\n\"]\n" +
+		"[Winner \"none\"]\n[Reason \"score\"]\n\n1. F5\n2. H5\n3. D3\n4. PASS\n5. C3D4\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		r, err := game.ParseText(text)
 		if err != nil {
@@ -57,8 +60,8 @@ func FuzzParseText(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a parsed record does not read back: %v\n%s", err, r.Text())
 		}
-		if len(again.Moves) != len(r.Moves) || again.Game != r.Game {
-			t.Fatalf("round trip changed the record: %+v / %+v", r, again)
+		if !reflect.DeepEqual(again, r) {
+			t.Fatalf("round trip changed the record:\n%#v\n%#v", r, again)
 		}
 	})
 }

@@ -7,8 +7,10 @@ package gametest
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"bretter/game"
@@ -21,6 +23,12 @@ const MaxPlies = 5000
 // Check plays the given number of random games from newState.
 func Check(t *testing.T, newState func() game.State, games int) {
 	t.Helper()
+	for _, text := range []string{"", "?", "not a move"} {
+		_, err := newState().ParseMove(text)
+		if !errors.Is(err, game.ErrNotation) || !strings.HasPrefix(err.Error(), fmt.Sprintf("malformed move %q: ", text)) {
+			t.Errorf("ParseMove(%q) = %v, want ErrNotation worded by game.Malformed", text, err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range games {
 		if !checkGame(t, newState, rng) {
@@ -107,8 +115,8 @@ func checkPosition(t *testing.T, s game.State, legal, seen []game.Move) bool {
 			continue
 		}
 		err := s.Play(m)
-		if !errors.Is(err, game.ErrIllegalMove) {
-			t.Errorf("after %d moves illegal move %s gave %v, want ErrIllegalMove", s.Ply(), s.FormatMove(m), err)
+		if !errors.Is(err, game.ErrIllegalMove) || !strings.HasPrefix(err.Error(), "illegal move "+s.FormatMove(m)+": ") {
+			t.Errorf("after %d moves illegal move %s gave %v, want ErrIllegalMove worded by game.Illegal", s.Ply(), s.FormatMove(m), err)
 			return false
 		}
 		tried++
@@ -136,8 +144,8 @@ func checkEnd(t *testing.T, s game.State, newState func() game.State, played, se
 		}
 		before := s.Clone()
 		for _, m := range seen {
-			if err := s.Play(m); !errors.Is(err, game.ErrGameOver) {
-				t.Errorf("move %s after the end gave %v, want ErrGameOver", s.FormatMove(m), err)
+			if err := s.Play(m); !errors.Is(err, game.ErrGameOver) || err.Error() != game.AfterEnd(s.FormatMove(m)).Error() {
+				t.Errorf("move %s after the end gave %v, want ErrGameOver worded by game.AfterEnd", s.FormatMove(m), err)
 				return false
 			}
 		}

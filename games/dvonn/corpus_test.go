@@ -1,7 +1,6 @@
 package dvonn
 
 import (
-	"flag"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,8 +9,6 @@ import (
 	"bretter/game"
 	"bretter/game/gametest"
 )
-
-var perft5 = flag.Bool("dvonn.perft5", false, "also check perft depth 5 of every corpus position (slow)")
 
 // readTSV reads a table of the DVONN reference data.
 func readTSV(t testing.TB, name string) []map[string]string {
@@ -116,18 +113,20 @@ func perftPosition(t testing.TB, row map[string]string) *State {
 	return st
 }
 
+// TestPerft checks every corpus position to depth 5, the deepest the
+// reference data gives: about three CPU seconds, so the positions share
+// the cores.
 func TestPerft(t *testing.T) {
-	depth := 4
-	if *perft5 {
-		depth = 5
-	}
 	for _, row := range readTSV(t, "perft.tsv") {
 		s := perftPosition(t, row)
-		for d := 1; d <= depth; d++ {
-			want := uint64(atoi(t, row["id"], row["perft"+strconv.Itoa(d)]))
-			if got := s.Perft(d); got != want {
-				t.Errorf("%s: perft(%d) = %d, want %d", row["id"], d, got, want)
+		t.Run(row["id"], func(t *testing.T) {
+			t.Parallel()
+			for d := 1; d <= 5; d++ {
+				want := uint64(atoi(t, row["id"], row["perft"+strconv.Itoa(d)]))
+				if got := s.Perft(d); got != want {
+					t.Errorf("perft(%d) = %d, want %d", d, got, want)
+				}
 			}
-		}
+		})
 	}
 }

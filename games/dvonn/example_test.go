@@ -27,7 +27,7 @@ func Example() {
 	fmt.Println("score", w, b)
 	// Output:
 	// white moves first; 37 stack moves
-	// illegal move: D3D4: the stack at D3 is surrounded
+	// illegal move D3D4: the stack at D3 is surrounded
 	// <nil>
 	// score 24 22
 }

@@ -156,62 +156,61 @@ func (s *State) Forced() (game.Move, bool) {
 // Play plays m, or says why it is illegal and leaves the state unchanged.
 func (s *State) Play(m game.Move) error {
 	if s.over {
-		return fmt.Errorf("%s: %w", FormatMove(m), game.ErrGameOver)
+		return game.AfterEnd(FormatMove(m))
 	}
-	if err := s.check(m); err != nil {
-		return fmt.Errorf("%w: %s", game.ErrIllegalMove, err)
+	if why := s.check(m); why != "" {
+		return game.Illegal(FormatMove(m), why)
 	}
 	s.apply(m)
 	return nil
 }
 
-// check returns why m is illegal, or nil.
-func (s *State) check(m game.Move) error {
+// check returns why m is illegal, or "".
+func (s *State) check(m game.Move) string {
 	kind, from, to, ok := decode(m)
 	if !ok {
-		return fmt.Errorf("%s is not a DVONN move", FormatMove(m))
+		return "not a DVONN move"
 	}
 	if s.ply < PlacementPlies {
 		switch {
 		case kind == kindStack:
-			return fmt.Errorf("%s: stacks move only after all %d pieces are placed", FormatMove(m), PlacementPlies)
+			return fmt.Sprintf("stacks move only after all %d pieces are placed", PlacementPlies)
 		case kind == kindPass:
-			return fmt.Errorf("no passing while pieces are placed")
+			return "no passing while pieces are placed"
 		case s.occ&(1<<to) != 0:
-			return fmt.Errorf("%s is occupied", spaceName(to))
+			return spaceName(to) + " is occupied"
 		}
-		return nil
+		return ""
 	}
 	p := s.ToMove()
 	switch kind {
 	case kindPlace:
-		return fmt.Errorf("%s: all pieces are placed, now stacks move", spaceName(to))
+		return "all pieces are placed, now stacks move"
 	case kindPass:
 		if s.hasMove(p) {
-			return fmt.Errorf("no passing while %s can move a stack", p)
+			return fmt.Sprintf("no passing while %s can move a stack", p)
 		}
-		return nil
+		return ""
 	}
-	name := FormatMove(m)
 	bit := uint64(1) << from
 	switch {
 	case s.occ&bit == 0:
-		return fmt.Errorf("%s: %s is empty", name, spaceName(from))
+		return spaceName(from) + " is empty"
 	case s.occ&^(s.white|s.black)&bit != 0:
-		return fmt.Errorf("%s: a lone DVONN piece never moves", name)
+		return "a lone DVONN piece never moves"
 	case s.own(p)&bit == 0:
-		return fmt.Errorf("%s: the stack at %s is %s's", name, spaceName(from), p.Other())
+		return fmt.Sprintf("the stack at %s is %s's", spaceName(from), p.Other())
 	case surrounded(s.occ)&bit != 0:
-		return fmt.Errorf("%s: the stack at %s is surrounded", name, spaceName(from))
+		return fmt.Sprintf("the stack at %s is surrounded", spaceName(from))
 	}
 	h := int(s.stack[from] & heightMask)
 	if h > maxReach || reach[h][from]&(1<<to) == 0 {
-		return fmt.Errorf("%s does not move exactly the stack's height (%d) in a straight line", name, h)
+		return fmt.Sprintf("a stack moves exactly its height (%d) in a straight line", h)
 	}
 	if s.occ&(1<<to) == 0 {
-		return fmt.Errorf("%s: a stack must land on another stack, and %s is empty", name, spaceName(to))
+		return fmt.Sprintf("a stack must land on another stack, and %s is empty", spaceName(to))
 	}
-	return nil
+	return ""
 }
 
 // apply plays a move that check accepted.

@@ -397,22 +397,22 @@ func TestIllegalMoves(t *testing.T) {
 		move  string
 		want  string
 	}{
-		{placing, "C3", "illegal move: C3 is occupied"},
-		{placing, "C3D3", "C3D3: stacks move only after all 49 pieces are placed"},
+		{placing, "C3", "C3 is occupied"},
+		{placing, "C3D3", "stacks move only after all 49 pieces are placed"},
 		{placing, "PASS", "no passing while pieces are placed"},
-		{filled, "C3", "C3: all pieces are placed, now stacks move"},
-		{filled, "D3D4", "D3D4: the stack at D3 is surrounded"},
-		{filled, "D1D2", "D1D2: the stack at D1 is black's"},
-		{filled, "A1A2", "A1A2: a lone DVONN piece never moves"},
-		{filled, "E1E3", "E1E3 does not move exactly the stack's height (1) in a straight line"},
-		{filled, "E1F3", "E1F3 does not move exactly the stack's height (1) in a straight line"},
+		{filled, "C3", "all pieces are placed, now stacks move"},
+		{filled, "D3D4", "the stack at D3 is surrounded"},
+		{filled, "D1D2", "the stack at D1 is black's"},
+		{filled, "A1A2", "a lone DVONN piece never moves"},
+		{filled, "E1E3", "a stack moves exactly its height (1) in a straight line"},
+		{filled, "E1F3", "a stack moves exactly its height (1) in a straight line"},
 		{filled, "PASS", "no passing while white can move a stack"},
-		{at(jumpPosition, 51), "B3C3", "B3C3: B3 is empty"},
-		{at(jumpPosition, 51), "A3B3", "A3B3 does not move exactly the stack's height (3) in a straight line"},
-		{at(jumpPosition, 51), "A2B2", "A2B2: the stack at A2 is black's"},
-		{at(jumpPosition, 50), "B2B3", "B2B3: a stack must land on another stack, and B3 is empty"},
-		{at("C3:W2:1 D3:B1:0 E3:R1:1", 50), "C3E3", "C3E3: the stack at C3 is white's"},
-		{at("A3:W11:0 B3:B1:1", 51), "A3B3", "stack's height (11)"},
+		{at(jumpPosition, 51), "B3C3", "B3 is empty"},
+		{at(jumpPosition, 51), "A3B3", "a stack moves exactly its height (3) in a straight line"},
+		{at(jumpPosition, 51), "A2B2", "the stack at A2 is black's"},
+		{at(jumpPosition, 50), "B2B3", "a stack must land on another stack, and B3 is empty"},
+		{at("C3:W2:1 D3:B1:0 E3:R1:1", 50), "C3E3", "the stack at C3 is white's"},
+		{at("A3:W11:0 B3:B1:1", 51), "A3B3", "a stack moves exactly its height (11) in a straight line"},
 	}
 	for _, tt := range tests {
 		s := tt.state(t)
@@ -422,15 +422,15 @@ func TestIllegalMoves(t *testing.T) {
 			t.Fatalf("%s: %v", tt.move, err)
 		}
 		err = s.Play(m)
-		if !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: error %v, want ErrIllegalMove saying %q", tt.move, err, tt.want)
+		if want := "illegal move " + tt.move + ": " + tt.want; !errors.Is(err, game.ErrIllegalMove) || err.Error() != want {
+			t.Errorf("%s: error %v, want ErrIllegalMove saying %q", tt.move, err, want)
 		}
 		if *s != before {
 			t.Errorf("%s: the refused move changed the state", tt.move)
 		}
 	}
 	for _, m := range []game.Move{{}, {A: kindPlace | 11}, {A: kindStack | 0x1b1b}, {A: kindPass | 1}, {A: kindPlace, B: 1}} {
-		if err := New().Play(m); !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), "is not a DVONN move") {
+		if err := New().Play(m); !errors.Is(err, game.ErrIllegalMove) || !strings.HasSuffix(err.Error(), ": not a DVONN move") {
 			t.Errorf("%#v: %v", m, err)
 		}
 	}

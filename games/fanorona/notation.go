@@ -22,7 +22,7 @@ func (s *State) FormatMove(m game.Move) string { return formatMove(m) }
 
 func parseMove(text string) (game.Move, error) {
 	bad := func(format string, args ...any) (game.Move, error) {
-		return game.Move{}, fmt.Errorf("%w %q: %s", game.ErrNotation, text, fmt.Sprintf(format, args...))
+		return game.Move{}, game.Malformed(text, fmt.Sprintf(format, args...))
 	}
 	// A start point and 22 steps of "-xyA" at most.
 	if len(text) > 2+4*maxSteps {

@@ -8,7 +8,6 @@
 package fanorona
 
 import (
-	"fmt"
 	"math/bits"
 
 	"bretter/game"
@@ -125,12 +124,12 @@ func (s *State) Legal(buf []game.Move) []game.Move {
 // changes nothing.
 func (s *State) Play(m game.Move) error {
 	if s.result != ongoing {
-		return fmt.Errorf("%w: %s", game.ErrGameOver, reasons[s.result])
+		return game.AfterEnd(s.FormatMove(m))
 	}
 	own, enemy := s.pieces[s.toMove], s.pieces[s.toMove.Other()]
 	newOwn, captured, reason := check(m, s.toMove, own, enemy)
 	if reason != "" {
-		return fmt.Errorf("%w %s: %s", game.ErrIllegalMove, s.FormatMove(m), reason)
+		return game.Illegal(s.FormatMove(m), reason)
 	}
 	s.pieces[s.toMove] = newOwn
 	s.pieces[s.toMove.Other()] = enemy &^ captured

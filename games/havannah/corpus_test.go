@@ -94,6 +94,90 @@ func TestLittleGolemGames(t *testing.T) {
 			t.Errorf("game %s (side %d): got winner %s, structure at %s: %s; want %s, %s: %s",
 				row["id"], size, got, at, structures, row["castro_winner"], row["structure_at"], row["structure"])
 		}
+		checkRecordedResult(t, row, size, moves, v)
+	}
+}
+
+// lgRecord writes a corpus game as Little Golem's .hgf does, by the
+// corpus description: its RE value as given, the first mover's moves
+// labelled W, cell numbers counted from each row's left end.
+func lgRecord(size int, re string, moves []string) string {
+	var b strings.Builder
+	b.WriteString("(;FF[4]SZ[" + strconv.Itoa(size) + "]")
+	if re != "-" {
+		b.WriteString("RE[" + re + "]")
+	}
+	for i, m := range moves {
+		b.WriteString(";" + "WB"[i%2:i%2+1] + "[")
+		if m == "swap" || m == "resign" {
+			b.WriteString(m)
+		} else {
+			r, c := int(m[0]-'a'), atoi(m[1:])-1
+			b.WriteString(strings.ToUpper(m[:1]) + strconv.Itoa(c+1-max(0, r-(size-1))))
+		}
+		b.WriteString("]")
+	}
+	return b.String() + ")"
+}
+
+// checkRecordedResult reads a Little Golem game the way the site imports
+// it and compares what the record says with the corpus: the swap rule,
+// the winner (Little Golem names the colours the other way round), how
+// the record ends, how the game was decided, and the raw result written
+// back. It reads each resigned game once more without its result, so that
+// the winner must come from who resigned.
+func checkRecordedResult(t *testing.T, row map[string]string, size int, moves []string, v verdict) {
+	t.Helper()
+	id := row["id"]
+	rec, err := Game().Records.Read(lgRecord(size, row["re_lg"], moves))
+	if err != nil {
+		t.Fatalf("game %s: %v", id, err)
+	}
+	winner := map[string]string{"W": "white", "B": "black", "-": ""}[row["winner"]]
+	if rec.Winner != winner {
+		t.Errorf("game %s: read winner %q, corpus %s (RE[%s])", id, rec.Winner, row["winner"], row["re_lg"])
+	}
+	if got := strconv.Itoa(rec.Options["swap"]); got != row["swap"] {
+		t.Errorf("game %s: read swap %s, corpus %s", id, got, row["swap"])
+	}
+	end := "none"
+	switch {
+	case rec.Reason == "resign":
+		end = "resign"
+	case rec.Winner != "":
+		end = "move"
+	}
+	if end != row["end"] {
+		t.Errorf("game %s: the record ends by %s, corpus %s", id, end, row["end"])
+	}
+	var endedBy string
+	switch {
+	case v.at > 0 && v.structures != "":
+		endedBy = "structure"
+	case v.at > 0:
+		endedBy = "draw_full_board"
+	case end == "resign":
+		endedBy = "resign"
+	case end == "move":
+		endedBy = "timeout_inferred"
+	default:
+		endedBy = "unfinished"
+	}
+	if endedBy != row["ended_by"] {
+		t.Errorf("game %s: decided by %s, corpus %s", id, endedBy, row["ended_by"])
+	}
+	out, err := Game().Records.Write(rec)
+	if err != nil {
+		t.Fatalf("game %s: writing: %v", id, err)
+	}
+	if got := strings.Contains(out, "RE["+row["re_lg"]+"]"); got != (row["re_lg"] != "-") || row["re_lg"] == "-" && strings.Contains(out, "RE[") {
+		t.Errorf("game %s: written back with the wrong result for RE[%s]:\n%s", id, row["re_lg"], out)
+	}
+	if end == "resign" {
+		bare, err := Game().Records.Read(lgRecord(size, "-", moves))
+		if err != nil || bare.Winner != winner || bare.Reason != "resign" {
+			t.Errorf("game %s without RE: read %q by %q (%v); the one who resigned lost, so %q", id, bare.Winner, bare.Reason, err, winner)
+		}
 	}
 }
 

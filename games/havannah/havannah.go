@@ -155,14 +155,14 @@ func (s *State) Clone() game.State {
 // Play plays m, or explains why it is not legal and changes nothing.
 func (s *State) Play(m game.Move) error {
 	if s.over() {
-		return fmt.Errorf("%w: no more moves after the end", game.ErrGameOver)
+		return game.AfterEnd(s.FormatMove(m))
 	}
 	if m == swapMove {
 		if !s.swapRule {
-			return fmt.Errorf("%w: this game is played without the swap rule", game.ErrIllegalMove)
+			return game.Illegal("swap", "this game is played without the swap rule")
 		}
 		if s.ply != 1 {
-			return fmt.Errorf("%w: swap is only allowed as the second move", game.ErrIllegalMove)
+			return game.Illegal("swap", "swap is only allowed as the second move")
 		}
 		// After one move the last stone is the first.
 		s.cell[s.last] = black
@@ -172,10 +172,10 @@ func (s *State) Play(m game.Move) error {
 	}
 	c, ok := s.cellOf(m)
 	if !ok {
-		return fmt.Errorf("%w: not a cell of this board", game.ErrIllegalMove)
+		return game.Illegal(s.FormatMove(m), "not a cell of this board")
 	}
 	if s.cell[c] != empty {
-		return fmt.Errorf("%w: %s is already taken", game.ErrIllegalMove, s.name(c))
+		return game.Illegal(s.name(c), "the cell is taken")
 	}
 	s.place(c)
 	return nil

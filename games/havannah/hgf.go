@@ -1,7 +1,6 @@
 package havannah
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,9 +28,6 @@ type Record struct {
 	HasResult bool
 }
 
-// ErrRecord marks a record that cannot be read.
-var ErrRecord = errors.New("bad record")
-
 // ParseHGF reads a Little Golem .hgf record and checks every move against
 // the rules. An error names the move at fault, counted from 1.
 func ParseHGF(text string) (Record, error) {
@@ -42,14 +38,14 @@ func ParseHGF(text string) (Record, error) {
 	rec := Record{Winner: game.Nobody}
 	root := nodes[0]
 	if len(root) == 0 {
-		return Record{}, fmt.Errorf("%w: the record has no header", ErrRecord)
+		return Record{}, fmt.Errorf("%w: the record has no header", game.ErrRecord)
 	}
 	for _, p := range root {
 		switch p.key {
 		case "SZ":
 			rec.Size, err = strconv.Atoi(p.value)
 			if err != nil || rec.Size < MinSize || rec.Size > MaxSize {
-				return Record{}, fmt.Errorf("%w: board side SZ[%s] must be a number from %d to %d", ErrRecord, p.value, MinSize, MaxSize)
+				return Record{}, fmt.Errorf("%w: board side SZ[%s] must be a number from %d to %d", game.ErrRecord, p.value, MinSize, MaxSize)
 			}
 		case "PB":
 			rec.White = p.value
@@ -60,7 +56,7 @@ func ParseHGF(text string) (Record, error) {
 		case "EV":
 			rec.Event = p.value
 		case "W", "B":
-			return Record{}, fmt.Errorf("%w: a move in the header: %s[%s]", ErrRecord, p.key, p.value)
+			return Record{}, fmt.Errorf("%w: a move in the header: %s[%s]", game.ErrRecord, p.key, p.value)
 		case "RE":
 			switch strings.ToUpper(strings.TrimSpace(p.value)) {
 			case "B":
@@ -73,22 +69,22 @@ func ParseHGF(text string) (Record, error) {
 		}
 	}
 	if rec.Size == 0 {
-		return Record{}, fmt.Errorf("%w: the record has no board side (SZ)", ErrRecord)
+		return Record{}, fmt.Errorf("%w: the record has no board side (SZ)", game.ErrRecord)
 	}
 	s, _ := New(rec.Size, true)
 	for i, node := range nodes[1:] {
 		ply := i + 1
 		if len(node) != 1 || (node[0].key != "W" && node[0].key != "B") {
-			return Record{}, fmt.Errorf("%w: move %d is not a single W[...] or B[...]", ErrRecord, ply)
+			return Record{}, fmt.Errorf("%w: move %d is not a single W[...] or B[...]", game.ErrRecord, ply)
 		}
 		p := node[0]
 		if want := "WB"[i%2 : i%2+1]; p.key != want {
-			return Record{}, fmt.Errorf("%w: move %d is labelled %s but it is %s's turn", ErrRecord, ply, p.key, want)
+			return Record{}, fmt.Errorf("%w: move %d is labelled %s but it is %s's turn", game.ErrRecord, ply, p.key, want)
 		}
 		text := strings.ToLower(strings.TrimSpace(p.value))
 		if text == "resign" {
 			if ply != len(nodes)-1 {
-				return Record{}, fmt.Errorf("%w: move %d resigns but more moves follow", ErrRecord, ply)
+				return Record{}, fmt.Errorf("%w: move %d resigns but more moves follow", game.ErrRecord, ply)
 			}
 			rec.Moves = append(rec.Moves, "resign")
 			break
@@ -98,7 +94,7 @@ func ParseHGF(text string) (Record, error) {
 			err = s.Play(m)
 		}
 		if err != nil {
-			return Record{}, fmt.Errorf("%w: move %d %s[%s]: %w", ErrRecord, ply, p.key, p.value, err)
+			return Record{}, fmt.Errorf("%w: move %d %s[%s]: %w", game.ErrRecord, ply, p.key, p.value, err)
 		}
 		rec.Moves = append(rec.Moves, s.FormatMove(m))
 	}
@@ -121,7 +117,7 @@ func (s *State) parseHGFMove(text string) (game.Move, error) {
 // package's notation; HGF does not check them against the rules.
 func (rec Record) HGF() (string, error) {
 	if rec.Size < MinSize || rec.Size > MaxSize {
-		return "", fmt.Errorf("%w: board side %d", ErrRecord, rec.Size)
+		return "", fmt.Errorf("%w: board side %d", game.ErrRecord, rec.Size)
 	}
 	var b strings.Builder
 	b.WriteString("(;FF[4]")
@@ -142,7 +138,7 @@ func (rec Record) HGF() (string, error) {
 		default:
 			m, err := s.ParseMove(text)
 			if err != nil {
-				return "", fmt.Errorf("%w: move %d: %w", ErrRecord, i+1, err)
+				return "", fmt.Errorf("%w: move %d: %w", game.ErrRecord, i+1, err)
 			}
 			r, c := rowCol(int(m.A))
 			b.WriteString(strings.ToUpper(string(rune('a'+r))) + strconv.Itoa(c+1-max(0, r-(rec.Size-1))))
@@ -168,7 +164,7 @@ type property struct{ key, value string }
 func parseSGF(text string) ([][]property, error) {
 	text = strings.TrimSpace(text)
 	if !strings.HasPrefix(text, "(") || !strings.HasSuffix(text, ")") {
-		return nil, fmt.Errorf("%w: a record starts with ( and ends with )", ErrRecord)
+		return nil, fmt.Errorf("%w: a record starts with ( and ends with )", game.ErrRecord)
 	}
 	text = text[1 : len(text)-1]
 	var nodes [][]property
@@ -180,7 +176,7 @@ func parseSGF(text string) ([][]property, error) {
 	}
 	for skip(); i < len(text); skip() {
 		if text[i] != ';' {
-			return nil, fmt.Errorf("%w: expected ; at character %d", ErrRecord, i+2)
+			return nil, fmt.Errorf("%w: expected ; at character %d", game.ErrRecord, i+2)
 		}
 		i++
 		var node []property
@@ -191,7 +187,7 @@ func parseSGF(text string) ([][]property, error) {
 			}
 			key := text[start:i]
 			if key == "" || i >= len(text) || text[i] != '[' {
-				return nil, fmt.Errorf("%w: expected a property like SZ[8] at character %d", ErrRecord, start+2)
+				return nil, fmt.Errorf("%w: expected a property like SZ[8] at character %d", game.ErrRecord, start+2)
 			}
 			// A property may carry several values; .hgf files use one.
 			for i < len(text) && text[i] == '[' {
@@ -205,7 +201,7 @@ func parseSGF(text string) ([][]property, error) {
 					i++
 				}
 				if i >= len(text) {
-					return nil, fmt.Errorf("%w: property %s is not closed with ]", ErrRecord, key)
+					return nil, fmt.Errorf("%w: property %s is not closed with ]", game.ErrRecord, key)
 				}
 				i++
 				node = append(node, property{key, v.String()})
@@ -215,7 +211,7 @@ func parseSGF(text string) ([][]property, error) {
 		nodes = append(nodes, node)
 	}
 	if len(nodes) == 0 {
-		return nil, fmt.Errorf("%w: the record is empty", ErrRecord)
+		return nil, fmt.Errorf("%w: the record is empty", game.ErrRecord)
 	}
 	return nodes, nil
 }

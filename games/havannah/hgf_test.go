@@ -34,22 +34,32 @@ func TestParseHGFErrors(t *testing.T) {
 		{"", "starts with ("},
 		{"(;FF[4])", "no board side"},
 		{"(;SZ[3])", "SZ[3] must be a number from 4 to 10"},
-		{"(;SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move: h3 is already taken"},
+		{"(;SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move h3: the cell is taken"},
 		{"(;SZ[8];W[Z3])", "move 1 W[Z3]"},
-		{"(;SZ[8];W[A9])", "move 1 W[A9]: malformed move: a9 is not on a board of side 8"},
+		{"(;SZ[8];W[A9])", "move 1 W[A9]: malformed move \"a9\": not on a board of side 8"},
 		{"(;SZ[8];W[H3];W[H4])", "move 2 is labelled W"},
 		{"(;SZ[8];W[resign];B[H3])", "move 1 resigns but more moves follow"},
-		{"(;SZ[8];W[H3];B[swap];W[H4];B[swap])", "move 4 B[swap]: illegal move: swap is only allowed as the second move"},
+		{"(;SZ[8];W[H3];B[swap];W[H4];B[swap])", "move 4 B[swap]: illegal move swap: swap is only allowed as the second move"},
 		{"(;SZ[8];W[H3", "ends with )"},
 		{"(;SZ[8];W[H3)", "not closed"},
 		{"(;SZ[8]W[H3])", "a move in the header"},
 		{"(;SZ[8];W[H3]x)", "expected a property"},
 		{"(x;SZ[8])", "expected ;"},
-		{"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])", "move 8 B[D4]: game is over"},
+		{"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])", "move 8 B[D4]: game is over: d4 comes after the end"},
 	} {
 		_, err := ParseHGF(tt.text)
-		if err == nil || !errors.Is(err, ErrRecord) || !strings.Contains(err.Error(), tt.want) {
+		if err == nil || !errors.Is(err, game.ErrRecord) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseHGF(%q) = %v, want an error with %q", tt.text, err, tt.want)
+		}
+	}
+	// A record's error keeps the engine's reason for callers to branch on.
+	for text, want := range map[string]error{
+		"(;SZ[8];W[H3];B[H3])": game.ErrIllegalMove,
+		"(;SZ[8];W[A9])":       game.ErrNotation,
+		"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])": game.ErrGameOver,
+	} {
+		if _, err := ParseHGF(text); !errors.Is(err, game.ErrRecord) || !errors.Is(err, want) {
+			t.Errorf("ParseHGF(%q) = %v, want %v within a bad record", text, err, want)
 		}
 	}
 }
@@ -87,6 +97,8 @@ func TestHGFRoundTrip(t *testing.T) {
 func FuzzParseHGF(f *testing.F) {
 	f.Add(sampleHGF)
 	f.Add("(;SZ[4];W[A1];B[swap];W[B2])")
+	f.Add(`(;FF[4]EV[ev \] x]PB[anna]PW[bert\\]DT[2026-11-30]SZ[8]RE[W];W[H3];B[swap];W[G4];B[resign])`)
+	f.Add("(;SZ[5]RE[0];W[A1])")
 	f.Fuzz(func(t *testing.T, text string) {
 		rec, err := ParseHGF(text)
 		if err != nil {
@@ -97,8 +109,8 @@ func FuzzParseHGF(f *testing.F) {
 			t.Fatalf("parsed record does not write: %v", err)
 		}
 		again, err := ParseHGF(out)
-		if err != nil || !reflect.DeepEqual(again.Moves, rec.Moves) {
-			t.Fatalf("written record does not read back: %v", err)
+		if err != nil || !reflect.DeepEqual(again, rec) {
+			t.Fatalf("written record does not read back: %v\n%#v\n%#v", err, rec, again)
 		}
 	})
 }

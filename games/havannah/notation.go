@@ -25,20 +25,21 @@ func (s *State) ParseMove(text string) (game.Move, error) {
 	}
 	n := s.geo.size
 	if r > 2*n-2 || c > 2*n-2 || abs(r-c) > n-1 {
-		return game.Move{}, fmt.Errorf("%w: %s is not on a board of side %d", game.ErrNotation, text, n)
+		return game.Move{}, game.Malformed(text, fmt.Sprintf("not on a board of side %d", n))
 	}
 	return game.Move{A: uint64(index(r, c))}, nil
 }
 
 // parseCell reads a letter and a number into a row and a column from 0.
 func parseCell(text string) (r, c int, err error) {
+	notCell := game.Malformed(text, "not a cell (a letter and a number, like e5)")
 	if len(text) < 2 || len(text) > 3 {
-		return 0, 0, fmt.Errorf("%w: %q is not a cell (a letter and a number, like e5)", game.ErrNotation, text)
+		return 0, 0, notCell
 	}
 	letter := text[0] | 0x20 // lower case
 	num, convErr := strconv.Atoi(text[1:])
 	if letter < 'a' || letter > 'z' || convErr != nil || num < 1 || text[1] == '0' || text[1] == '+' || text[1] == '-' {
-		return 0, 0, fmt.Errorf("%w: %q is not a cell (a letter and a number, like e5)", game.ErrNotation, text)
+		return 0, 0, notCell
 	}
 	return int(letter - 'a'), num - 1, nil
 }

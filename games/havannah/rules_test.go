@@ -72,13 +72,14 @@ func TestTurnsAlternateAndStonesStay(t *testing.T) {
 	if s.ToMove() != game.Black {
 		t.Fatal("White moves twice")
 	}
+	before := s.View()
 	m, _ := s.ParseMove("e5")
 	err := s.Play(m)
-	if !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), "e5 is already taken") {
+	if !errors.Is(err, game.ErrIllegalMove) || err.Error() != "illegal move e5: the cell is taken" {
 		t.Fatalf("playing on a stone: %v", err)
 	}
-	if v := s.View().(View); v.Stones[strings.Index(v.Stones, "w")] != 'w' || s.Ply() != 1 {
-		t.Fatal("refused move changed the position")
+	if v := s.View().(View); refStone(v, "e5") != 'w' || strings.Count(v.Stones, ".") != Cells(5)-1 || !reflect.DeepEqual(v, before) || s.Ply() != 1 {
+		t.Fatalf("refused move changed the position: %+v", v)
 	}
 }
 
@@ -138,12 +139,46 @@ func TestStructures(t *testing.T) {
 	}
 }
 
+// The winning cells are the group that made the structure, never the
+// winner's other stones.
 func TestWinningCells(t *testing.T) {
-	s := newState(t, 5, false)
-	play(t, s, interleave("a1 a2 a3 a4 a5", "e5 g7 c3 i7"))
-	want := []string{"a1", "a2", "a3", "a4", "a5"}
-	if got := s.WinningCells(); !reflect.DeepEqual(got, want) {
-		t.Fatalf("winning cells %v, want %v", got, want)
+	tests := []struct {
+		name         string
+		white, black string
+		want         string // row-major, as WinningCells lists them
+	}{
+		{"bridge", "a1 a2 a3 a4 a5", "e5 g7 c3 i7", "a1 a2 a3 a4 a5"},
+		{"bridge beside another group", "a1 g7 a2 h8 a3 a4 a5", "e5 c3 e3 c5 e7 f4", "a1 a2 a3 a4 a5"},
+		{"ring beside two groups", "a1 e4 d4 i9 d5 e6 i8 f6 f5", "c1 g9 a4 b6 h5 c7 i5 g3", "d4 d5 e4 e6 f5 f6"},
+		{"fork beside another group", "a3 h5 b3 c3 d3 d2 d1 e3 f3 g3", "e5 e6 e7 e8 h8 i9 i8 h9 b6", "a3 b3 c3 d1 d2 d3 e3 f3 g3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newState(t, 5, false)
+			play(t, s, interleave(tt.white, tt.black))
+			if out := s.Outcome(); !out.Over || out.Winner != game.White {
+				t.Fatalf("outcome %+v, want a win for White", out)
+			}
+			want := strings.Fields(tt.want)
+			v := s.View().(View)
+			if got := s.WinningCells(); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(v.Winning, want) {
+				t.Fatalf("winning cells %v, view %v; want %v", got, v.Winning, want)
+			}
+			// The position really has other White stones, and the
+			// referee's one winning group is the same.
+			if n := strings.Count(v.Stones, "w"); n != len(strings.Fields(tt.white)) {
+				t.Fatalf("%d White stones, want %d", n, len(strings.Fields(tt.white)))
+			}
+			var won []string
+			for _, g := range referee(v) {
+				if g.structures != 0 {
+					won = append(won, strings.Join(g.cells, " "))
+				}
+			}
+			if len(won) != 1 || won[0] != tt.want {
+				t.Fatalf("the referee finds the winning groups %q", won)
+			}
+		})
 	}
 }
 

@@ -133,7 +133,7 @@ func judge(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.
 	var buf []game.Move
 	for i, text := range moves {
 		if s.Outcome().Over {
-			return fail(stdout, errors.New("the game is already over"), i+1)
+			return fail(stdout, game.AfterEnd(text), i+1)
 		}
 		buf = s.Legal(buf[:0])
 		legal = append(legal, len(buf))

@@ -30,18 +30,15 @@ func TestJudgeHavannah(t *testing.T) {
 		want  string
 		code  int
 	}{
-		// Game 1 of the corpus's random games: White's fork on move 21.
-		{"b4 f5 e7 g4 d3 d2 c6 c3 b3 d5 e4 d4 a3 d6 e3 c5 g5 f6 d7 a2 b5", []string{"-size", "4"},
-			`{"plies":21,"result":"white","reason":"fork","structures":["fork"]}`, 0},
 		{"a1 a2 a3\n\tb4 ", []string{"-size", "4"}, `{"plies":4,"result":"ongoing","reason":"","structures":[]}`, 0},
 		{"", nil, `{"plies":0,"result":"ongoing","reason":"","structures":[]}`, 0},
 		{"d4 swap a1", []string{"-size", "4", "-swap"}, `{"plies":3,"result":"ongoing","reason":"","structures":[]}`, 0},
 		{"d4 swap a1", []string{"-size", "4"}, `{"plies":3,"result":"ongoing","reason":"","structures":[]}`, 0},
-		{"d4 swap", []string{"-size", "4", "-swap=false"}, `{"error":"illegal move: this game is played without the swap rule","ply":2}`, 1},
-		{"d4 a1 swap", []string{"-size", "4"}, `{"error":"illegal move: swap is only allowed as the second move","ply":3}`, 1},
-		{"d4 d4", []string{"-size", "4"}, `{"error":"illegal move: d4 is already taken","ply":2}`, 1},
-		{"d4 zz", []string{"-size", "4"}, `{"error":"malformed move: \"zz\" is not a cell (a letter and a number, like e5)","ply":2}`, 1},
-		{"d1 a1 d2 a2 d3 a3 d4 a4 b4", []string{"-size", "4"}, `{"error":"the game is already over","ply":9}`, 1},
+		{"d4 swap", []string{"-size", "4", "-swap=false"}, `{"error":"illegal move swap: this game is played without the swap rule","ply":2}`, 1},
+		{"d4 a1 swap", []string{"-size", "4"}, `{"error":"illegal move swap: swap is only allowed as the second move","ply":3}`, 1},
+		{"d4 d4", []string{"-size", "4"}, `{"error":"illegal move d4: the cell is taken","ply":2}`, 1},
+		{"d4 zz", []string{"-size", "4"}, `{"error":"malformed move \"zz\": not a cell (a letter and a number, like e5)","ply":2}`, 1},
+		{"d1 a1 d2 a2 d3 a3 d4 a4 b4", []string{"-size", "4"}, `{"error":"game is over: b4 comes after the end","ply":9}`, 1},
 		{"", []string{"-size", "11"}, `{"error":"option size must be between 4 and 10, not 11","ply":0}`, 1},
 	}
 	for _, tt := range tests {
@@ -52,9 +49,25 @@ func TestJudgeHavannah(t *testing.T) {
 	}
 }
 
+// The judge agrees with every random game of the Havannah reference data:
+// the winner, the structures and the move that ended the game.
+func TestJudgeHavannahRandomGames(t *testing.T) {
+	for _, row := range gametest.Corpus(t, "havannah", "random-games.tsv") {
+		structures, _ := json.Marshal(strings.Split(row["structure"], "+"))
+		result := map[string]string{"W": "white", "B": "black"}[row["winner"]]
+		want := fmt.Sprintf(`{"plies":%s,"result":%q,"reason":%q,"structures":%s}`, row["end_at"], result, row["castro_wintype"], structures)
+		if got, code := runCmd(t, row["moves"], "judge", "havannah", "-size", row["size"]); got != want || code != 0 {
+			t.Fatalf("game %s: got %s (exit %d), want %s", row["game"], got, code, want)
+		}
+	}
+}
+
 func TestJudgeDVONN(t *testing.T) {
-	got, code := runCmd(t, "F5 H5 D3", "judge", "dvonn")
-	want := `{"plies":3,"result":"ongoing","score":{"white":0,"black":0},"legal":[49,48,47]}`
+	// The first plies of the first random game, before any score.
+	row := gametest.Corpus(t, "dvonn", "random-games.tsv")[0]
+	moves, legal := strings.Fields(row["moves"])[:3], strings.Split(row["legal_counts"], ",")[:3]
+	got, code := runCmd(t, strings.Join(moves, " "), "judge", "dvonn")
+	want := `{"plies":3,"result":"ongoing","score":{"white":0,"black":0},"legal":[` + strings.Join(legal, ",") + `]}`
 	if got != want || code != 0 {
 		t.Fatalf("got %s (exit %d), want %s", got, code, want)
 	}
@@ -65,8 +78,17 @@ func TestJudgeDVONN(t *testing.T) {
 }
 
 func TestJudgeFanorona(t *testing.T) {
-	got, code := runCmd(t, "d2-e3A f3-f4W", "judge", "fanorona")
-	want := `{"plies":2,"result":"ongoing","reason":"","pieces":{"white":20,"black":20},"legal":[5,10]}`
+	// The first two turns of the first random game; the pieces left are
+	// the engine's own count.
+	row := gametest.Corpus(t, "fanorona", "random-games.tsv")[0]
+	turns, legal := strings.Fields(row["turns"])[:2], strings.Split(row["legal_turns"], ",")[:2]
+	s, _, err := game.Replay(fanorona.Game(), nil, turns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, b := s.(*fanorona.State).Pieces()
+	got, code := runCmd(t, strings.Join(turns, " "), "judge", "fanorona")
+	want := fmt.Sprintf(`{"plies":2,"result":"ongoing","reason":"","pieces":{"white":%d,"black":%d},"legal":[%s]}`, w, b, strings.Join(legal, ","))
 	if got != want || code != 0 {
 		t.Fatalf("got %s (exit %d), want %s", got, code, want)
 	}
@@ -77,19 +99,24 @@ func TestJudgeFanorona(t *testing.T) {
 }
 
 func TestPerft(t *testing.T) {
+	// On an empty board every cell is a move, then every other cell.
+	cells := havannah.Cells(4)
 	got, code := runCmd(t, "", "perft", "havannah", "-size", "4", "-depth", "2")
-	if got != "37\n1332" || code != 0 {
-		t.Fatalf("havannah perft: got %q (exit %d)", got, code)
+	if want := fmt.Sprintf("%d\n%d", cells, cells*(cells-1)); got != want || code != 0 {
+		t.Fatalf("havannah perft: got %q (exit %d), want %q", got, code, want)
 	}
-	// The start of the stacking phase of the corpus's first perft position.
-	moves := "F5 H5 D3 A3 F1 I3 F3 J2 F2 J4 I2 I5 H2 I4 D4 D2 K4 B1 E2 C1 B3 C2 E5 E1 I1 A1 G5 H1 E4 G1 C5 H4 C3 H3 K5 C4 F4 J5 K3 G3 G2 E3 A2 J3 G4 D1 B4 B2 D5"
-	got, code = runCmd(t, moves, "perft", "dvonn", "-depth", "3")
-	if got != "40\n1729\n74319" || code != 0 {
-		t.Fatalf("dvonn perft: got %q (exit %d)", got, code)
+	row := gametest.Corpus(t, "dvonn", "perft.tsv")[0]
+	got, code = runCmd(t, row["moves"], "perft", "dvonn", "-depth", "3")
+	if want := row["perft1"] + "\n" + row["perft2"] + "\n" + row["perft3"]; got != want || code != 0 {
+		t.Fatalf("dvonn perft of %s: got %q (exit %d), want %q", row["id"], got, code, want)
+	}
+	var want []string
+	for _, row := range gametest.Corpus(t, "fanorona", "perft.tsv")[:4] {
+		want = append(want, row["turns"])
 	}
 	got, code = runCmd(t, "", "perft", "fanorona", "-depth", "4")
-	if got != "5\n39\n724\n18026" || code != 0 {
-		t.Fatalf("fanorona perft: got %q (exit %d)", got, code)
+	if got != strings.Join(want, "\n") || code != 0 {
+		t.Fatalf("fanorona perft: got %q (exit %d), want %q", got, code, want)
 	}
 	if _, code := runCmd(t, "", "perft", "dvonn"); code != 2 {
 		t.Fatalf("perft without -depth: exit %d", code)

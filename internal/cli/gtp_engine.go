@@ -215,7 +215,7 @@ func (e *gtpEngine) playCommand(args []string) error {
 	m, err := e.state.ParseMove(args[1])
 	if err != nil {
 		// GTP controllers know "illegal move"; the engine's reason follows.
-		return fmt.Errorf("illegal move: %s", strings.TrimPrefix(err.Error(), game.ErrNotation.Error()+": "))
+		return fmt.Errorf("illegal move %s", strings.TrimPrefix(err.Error(), game.ErrNotation.Error()+" "))
 	}
 	return e.play(m)
 }

@@ -36,17 +36,17 @@ func TestGTPTranscript(t *testing.T) {
 		{"moves", "boardsize 4\nplay w d4\nplay black a1\nplay WHITE g7",
 			"=\n\n=\n\n=\n\n="},
 		{"occupied cell", "boardsize 4\nplay w d4\n5 play b d4",
-			"=\n\n=\n\n?5 illegal move: d4 is already taken"},
+			"=\n\n=\n\n?5 illegal move d4: the cell is taken"},
 		{"off the board and malformed", "boardsize 4\nplay w a5\nplay w zz\nplay w\nplay x a1",
-			"=\n\n? illegal move: a5 is not on a board of side 4\n\n" +
-				"? illegal move: \"zz\" is not a cell (a letter and a number, like e5)\n\n" +
+			"=\n\n? illegal move \"a5\": not on a board of side 4\n\n" +
+				"? illegal move \"zz\": not a cell (a letter and a number, like e5)\n\n" +
 				"? syntax error: play needs a colour and a move\n\n" +
 				"? syntax error: \"x\" is not a colour (w, b, white, black)"},
 		{"wrong colour", "boardsize 4\nplay b d4\nplay w d4\nplay w a1\ngenmove w",
 			"=\n\n? wrong colour: white is to move\n\n=\n\n? wrong colour: black is to move\n\n" +
 				"? wrong colour: black is to move"},
 		{"swap", "boardsize 4\nplay w d4\nplay b swap",
-			"=\n\n=\n\n? illegal move: this game is played without the swap rule"},
+			"=\n\n=\n\n? illegal move swap: this game is played without the swap rule"},
 		{"game over", "boardsize 4\nplay w b1\nplay b e5\nplay w c1\nplay b e6\nplay w a1\nplay b f5\nplay w d1\n" +
 			"genmove b\nplay b a4\nundo\nplay w b2\nplay b resign\ngenmove w\nundo\nplay b b3",
 			strings.Repeat("=\n\n", 8) +

@@ -142,7 +142,7 @@ func TestMatchOutsidePrograms(t *testing.T) {
 	// says why.
 	t.Setenv("BRETTER_TEST_PROGRAM", "a1")
 	out, code = runCmd(t, "", "match", "-game", "havannah", "-size", "4", "-a", "gtp:"+self, "-b", "level:1", "-games", "2")
-	if code != 0 || !strings.Contains(out, `game 1: a white, b black: b wins (a played "a1": illegal move: a1 is already taken)`) ||
+	if code != 0 || !strings.Contains(out, `game 1: a white, b black: b wins (a played "a1": illegal move a1: the cell is taken)`) ||
 		!strings.Contains(out, "a: 0 wins, 2 losses, 0 draws, score 0.0%") {
 		t.Fatalf("illegal moves: exit %d\n%s", code, out)
 	}

@@ -31,9 +31,10 @@ func TestHavannahWithAFriend(t *testing.T) {
 	waitStatus(t, alice, "Your turn")
 	bt.Screenshot(t, alice, "havannah-desktop-start")
 
-	// White closes a ring around b2 on the eleventh move; Black's stones
-	// make no structure on the way.
-	moves := strings.Fields("a2 d4 b3 e5 c3 f6 c2 g7 b1 f5 a1")
+	// White closes a ring around b2 on the thirteenth move, with a stone
+	// of its own at e2 apart from the ring; Black's stones make no
+	// structure on the way.
+	moves := strings.Fields("a2 d4 b3 e5 c3 f6 c2 g7 e2 f5 b1 e3 a1")
 	for i, m := range moves {
 		mover, other := alice, bob
 		if i%2 == 1 {
@@ -52,10 +53,11 @@ func TestHavannahWithAFriend(t *testing.T) {
 	waitStatus(t, bob, "White wins with a ring")
 	must(t, bt.WaitText(alice, "#status", "You won"))
 	must(t, bt.WaitText(bob, "#status", "You lost"))
-	wins, err := bt.Eval[int](bob, `document.querySelectorAll("#board .cell.win").length`)
+	// Exactly the ring is highlighted, not White's stone at e2.
+	wins, err := bt.Eval[[]string](bob, `[...document.querySelectorAll("#board .cell.win")].map((c) => c.dataset.cell).sort()`)
 	must(t, err)
-	if wins != 6 {
-		t.Fatalf("%d winning stones highlighted, want the ring's 6", wins)
+	if got, want := strings.Join(wins, " "), "a1 a2 b1 b3 c2 c3"; got != want {
+		t.Fatalf("highlighted %q, want the ring %q", got, want)
 	}
 	if s := apiState(t, srv, id); s.Status != "over" || s.Result == nil || s.Result.Winner != "white" || s.Result.Reason != "ring" {
 		t.Fatalf("the API says %+v", s)

@@ -188,7 +188,7 @@ func TestImportRecord(t *testing.T) {
 	bad := `(;FF[4]SZ[5];W[E5];B[D4];W[E5])`
 	setValue(t, p, "#record-text", bad)
 	must(t, bt.Click(p, `#import-form button[type=submit]`))
-	must(t, bt.WaitText(p, "#import-error", "move 3 W[E5]: illegal move: e5 is already taken"))
+	must(t, bt.WaitText(p, "#import-error", "move 3 W[E5]: illegal move e5: the cell is taken"))
 
 	good := fmt.Sprintf("(;FF[4]PB[anna]PW[ben]SZ[5]RE[B]%s)", ";W[E5];B[D4];W[F6];B[resign]")
 	setValue(t, p, "#record-text", good)

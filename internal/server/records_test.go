@@ -78,9 +78,9 @@ func TestImportErrors(t *testing.T) {
 		{"hello", "starts with ("},
 		{"[Game \"chess\"]\n1. e4", `unknown game "chess"`},
 		{"[Game \"havannah\"]\n[Options \"size=12\"]", "option size must be between 4 and 10"},
-		{"[Game \"dvonn\"]\n1. F5\n2. F5", "move 2 (F5): illegal move: F5 is occupied"},
+		{"[Game \"dvonn\"]\n1. F5\n2. F5", "move 2 (F5): illegal move F5: F5 is occupied"},
 		{"[Game \"fanorona\"]\n1. d2-e3", "move 1 (d2-e3): illegal move d2-e3: capture is compulsory"},
-		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move: h3 is already taken"},
+		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move h3: the cell is taken"},
 	} {
 		var e struct {
 			Error, Code string

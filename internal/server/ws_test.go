@@ -196,8 +196,18 @@ func TestLiveGame(t *testing.T) {
 	for ack.ID != 16 {
 		ack = white.next("ack")
 	}
-	if ack.ID != 16 || ack.Next == "" || next.Game != ack.Next {
+	if ack.Next == "" || next.Game != ack.Next {
 		t.Fatalf("rematch: ack %+v, watchers told %+v", ack, next)
+	}
+	// The game named is the one the store links, and each player holds
+	// the other colour in it.
+	if old := ts.state(t, g.id, ""); old.Next != ack.Next {
+		t.Fatalf("rematch: the old game names %q as its next, the ack %q", old.Next, ack.Next)
+	}
+	for secret, seat := range map[string]string{g.white: "black", g.black: "white"} {
+		if s := ts.state(t, ack.Next, secret); s.ID != ack.Next || s.Seat != seat || s.Game != "havannah" || len(s.Moves) != 0 {
+			t.Fatalf("rematch: the next game is %+v, want the player seated as %s", s, seat)
+		}
 	}
 }
 

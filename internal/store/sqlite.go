@@ -195,22 +195,26 @@ func (s *SQLite) tx(ctx context.Context, f func(*sql.Tx) error) error {
 // Create stores a new game, with the events it starts from (the moves of
 // a game played on from a record), all or nothing.
 func (s *SQLite) Create(ctx context.Context, g Game, events ...Event) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
 		g.Version = len(events)
 		if err := insertGame(ctx, tx, g); err != nil {
 			return err
 		}
 		for i, e := range events {
 			if e.Seq != i+1 {
-				return fmt.Errorf("game %s: event %d has number %d", g.ID, i+1, e.Seq)
+				return fmt.Errorf("event %d has number %d", i+1, e.Seq)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
 				g.ID, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
-				return fmt.Errorf("game %s: storing event %d: %w", g.ID, e.Seq, err)
+				return fmt.Errorf("storing event %d: %w", e.Seq, err)
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("game %s: creating: %w", g.ID, err)
+	}
+	return nil
 }
 
 func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
@@ -230,6 +234,14 @@ func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
 
 // Load returns a game and all its events in order, as of one moment.
 func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
+	g, events, err := s.load(ctx, id)
+	if err != nil {
+		return Game{}, nil, fmt.Errorf("game %s: loading: %w", id, err)
+	}
+	return g, events, nil
+}
+
+func (s *SQLite) load(ctx context.Context, id string) (Game, []Event, error) {
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return Game{}, nil, err
@@ -253,7 +265,7 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 	g.Created, g.Updated = time.UnixMilli(created), time.UnixMilli(updated)
 	g.Clock.Initial, g.Clock.Increment = time.Duration(initial)*time.Millisecond, time.Duration(increment)*time.Millisecond
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
-		return Game{}, nil, fmt.Errorf("game %s: options: %w", id, err)
+		return Game{}, nil, fmt.Errorf("options: %w", err)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT seq, kind, seat, move, at FROM events WHERE game_id = ? ORDER BY seq`, id)
 	if err != nil {
@@ -274,7 +286,7 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 		return Game{}, nil, err
 	}
 	if len(events) != g.Version {
-		return Game{}, nil, fmt.Errorf("game %s: %d events stored, version %d", id, len(events), g.Version)
+		return Game{}, nil, fmt.Errorf("%d events stored, version %d", len(events), g.Version)
 	}
 	return g, events, nil
 }
@@ -285,19 +297,24 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 // appends lands. It returns once the events are on disk.
 func (s *SQLite) Append(ctx context.Context, id string, events []Event, end *Ending) error {
 	if len(events) == 0 {
-		return errors.New("nothing to append")
+		return fmt.Errorf("game %s: nothing to append", id)
 	}
 	req := appendRequest{id: id, events: events, end: end, done: make(chan error, 1)}
+	var err error
 	select {
 	case s.appends <- req:
+		// Once queued, the request is carried out whatever happens to
+		// ctx: its answer must say whether the events are stored.
+		err = <-req.done
 	case <-ctx.Done():
-		return ctx.Err()
+		err = ctx.Err()
 	case <-s.closing:
-		return errClosed
+		err = errClosed
 	}
-	// Once queued, the request is carried out whatever happens to ctx:
-	// its answer must say whether the events are stored.
-	return <-req.done
+	if err != nil {
+		return fmt.Errorf("game %s: appending event %d: %w", id, events[0].Seq, err)
+	}
+	return nil
 }
 
 var errClosed = errors.New("the store is closed")
@@ -412,30 +429,41 @@ func (s *SQLite) Join(ctx context.Context, id, seat string, hash []byte, key Joi
 		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
 		WHERE id = ? AND `+column+` IS NULL`, hash, at.UnixMilli(), key.Hash, key.Sealed, id)
 	if err != nil {
-		return err
+		return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		if _, _, err := s.Load(ctx, id); err != nil {
-			return err
+		if _, _, err := s.load(ctx, id); err != nil {
+			return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, err)
 		}
-		return ErrConflict
+		return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, ErrConflict)
 	}
 	return nil
 }
 
 // Follow stores next as the game that follows id and links them, unless
 // id already has a follower: then it is ErrConflict and nothing is stored.
+// An unknown id is ErrNotFound.
 func (s *SQLite) Follow(ctx context.Context, id string, next Game) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE games SET next_id = ? WHERE id = ? AND next_id = ''`, next.ID, id)
-		if err != nil {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var follower string
+		err := tx.QueryRowContext(ctx, `SELECT next_id FROM games WHERE id = ?`, id).Scan(&follower)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return ErrNotFound
+		case err != nil:
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
+		case follower != "":
 			return ErrConflict
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET next_id = ? WHERE id = ?`, next.ID, id); err != nil {
+			return err
 		}
 		return insertGame(ctx, tx, next)
 	})
+	if err != nil {
+		return fmt.Errorf("game %s: linking the next game %s: %w", id, next.ID, err)
+	}
+	return nil
 }
 
 // ComputerGames lists the games in play against the computer, for a server
@@ -461,11 +489,14 @@ func (s *SQLite) ids(ctx context.Context, what, query string) ([]string, error) 
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("listing %s: %w", what, err)
 		}
 		ids = append(ids, id)
 	}
-	return ids, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing %s: %w", what, err)
+	}
+	return ids, nil
 }
 
 // Say stores a chat line of a game, numbered after the last, and returns
@@ -497,12 +528,15 @@ func (s *SQLite) Chat(ctx context.Context, id string) ([]ChatLine, error) {
 		var l ChatLine
 		var at int64
 		if err := rows.Scan(&l.Seq, &l.Seat, &l.Text, &at); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("game %s: reading the chat: %w", id, err)
 		}
 		l.At = time.UnixMilli(at)
 		lines = append(lines, l)
 	}
-	return lines, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("game %s: reading the chat: %w", id, err)
+	}
+	return lines, nil
 }
 
 // Setting returns the value of a setting of the site, keeping value as it
@@ -538,11 +572,15 @@ func (s *SQLite) Subscribe(ctx context.Context, sub Subscription) error {
 // Unsubscribe forgets a push subscription of a game's seat; seat "" forgets
 // it for every seat (the push service said it is gone).
 func (s *SQLite) Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM push_subscriptions WHERE game_id = ? AND (seat = ? OR ? = '') AND endpoint = ?`,
 			gameID, seat, seat, endpoint)
 		return err
 	})
+	if err != nil {
+		return fmt.Errorf("game %s: forgetting a push subscription: %w", gameID, err)
+	}
+	return nil
 }
 
 // Subscriptions lists the push subscriptions of a game's seat.
@@ -556,11 +594,14 @@ func (s *SQLite) Subscriptions(ctx context.Context, gameID, seat string) ([]Subs
 	for rows.Next() {
 		sub := Subscription{Game: gameID, Seat: seat}
 		if err := rows.Scan(&sub.Endpoint, &sub.P256DH, &sub.Auth, &sub.Lang); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
 		}
 		out = append(out, sub)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+	}
+	return out, nil
 }
 
 // Hold keeps a seat against a browser, replacing the seat it held in that
