@@ -176,6 +176,13 @@ func (s *Postgres) Ping(ctx context.Context) error {
 // Create stores a new game, with the events it starts from (the moves of
 // a game played on from a record), all or nothing.
 func (s *Postgres) Create(ctx context.Context, g Game, events ...Event) error {
+	if err := s.create(ctx, g, events...); err != nil {
+		return fmt.Errorf("game %s: creating: %w", g.ID, err)
+	}
+	return nil
+}
+
+func (s *Postgres) create(ctx context.Context, g Game, events ...Event) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		g.Version = len(events)
 		if err := insertGamePostgres(ctx, tx, g); err != nil {
@@ -232,6 +239,14 @@ func eventColumns(events []Event) []any {
 
 // Load returns a game and all its events in order, as of one moment.
 func (s *Postgres) Load(ctx context.Context, id string) (Game, []Event, error) {
+	g, events, err := s.load(ctx, id)
+	if err != nil {
+		return Game{}, nil, fmt.Errorf("game %s: loading: %w", id, err)
+	}
+	return g, events, nil
+}
+
+func (s *Postgres) load(ctx context.Context, id string) (Game, []Event, error) {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return Game{}, nil, err
@@ -290,8 +305,15 @@ func (s *Postgres) Load(ctx context.Context, id string) (Game, []Event, error) {
 // lock, finds the version moved on and changes nothing.
 func (s *Postgres) Append(ctx context.Context, id string, events []Event, end *Ending) error {
 	if len(events) == 0 {
-		return errors.New("nothing to append")
+		return fmt.Errorf("game %s: nothing to append", id)
 	}
+	if err := s.appendEvents(ctx, id, events, end); err != nil {
+		return fmt.Errorf("game %s: appending event %d: %w", id, events[0].Seq, err)
+	}
+	return nil
+}
+
+func (s *Postgres) appendEvents(ctx context.Context, id string, events []Event, end *Ending) error {
 	for i, e := range events[1:] {
 		if e.Seq != events[0].Seq+1+i {
 			return fmt.Errorf("%w: event %d cannot follow %d", ErrConflict, e.Seq, events[0].Seq+i)
@@ -319,7 +341,7 @@ func (s *Postgres) Append(ctx context.Context, id string, events []Event, end *E
 		return ErrConflict
 	}
 	if err != nil {
-		return fmt.Errorf("game %s: storing events: %w", id, err)
+		return err
 	}
 	if tag.RowsAffected() == 0 {
 		return s.conflictOrNotFound(ctx, id)
@@ -347,6 +369,13 @@ func isUniqueViolation(err error) bool {
 // Join fills the free seat with a secret's hash. A filled seat is
 // ErrConflict.
 func (s *Postgres) Join(ctx context.Context, id, seat string, hash []byte, key JoinKey, at time.Time) error {
+	if err := s.join(ctx, id, seat, hash, key, at); err != nil {
+		return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, err)
+	}
+	return nil
+}
+
+func (s *Postgres) join(ctx context.Context, id, seat string, hash []byte, key JoinKey, at time.Time) error {
 	column := map[string]string{"white": "white_hash", "black": "black_hash"}[seat]
 	if column == "" {
 		return fmt.Errorf("no seat %q", seat)
@@ -366,16 +395,26 @@ func (s *Postgres) Join(ctx context.Context, id, seat string, hash []byte, key J
 // Follow stores next as the game that follows id and links them, unless
 // id already has a follower: then it is ErrConflict and nothing is stored.
 func (s *Postgres) Follow(ctx context.Context, id string, next Game) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE games SET next_id = $1 WHERE id = $2 AND next_id = ''`, next.ID, id)
-		if err != nil {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var follower string
+		err := tx.QueryRow(ctx, `SELECT next_id FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&follower)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return ErrNotFound
+		case err != nil:
 			return err
-		}
-		if tag.RowsAffected() == 0 {
+		case follower != "":
 			return ErrConflict
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET next_id = $1 WHERE id = $2`, next.ID, id); err != nil {
+			return err
 		}
 		return insertGamePostgres(ctx, tx, next)
 	})
+	if err != nil {
+		return fmt.Errorf("game %s: linking the next game %s: %w", id, next.ID, err)
+	}
+	return nil
 }
 
 // ComputerGames lists the games in play against the computer, for a server

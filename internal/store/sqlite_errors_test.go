@@ -46,7 +46,10 @@ func TestDurabilitySettings(t *testing.T) {
 // Errors say what was being done and to which game, and keep the cases
 // callers branch on.
 func TestErrorsNameTheGame(t *testing.T) {
-	s := openSQLiteTest(t)
+	eachStore(t, func(t *testing.T, open opener) { errorsNameTheGame(t, open(t)) })
+}
+
+func errorsNameTheGame(t *testing.T, s testStore) {
 	ctx := t.Context()
 	g := sample("abcdefghij")
 	if err := s.Create(ctx, g); err != nil {
@@ -64,8 +67,8 @@ func TestErrorsNameTheGame(t *testing.T) {
 			s.Append(ctx, "zzzzzzzzzz", []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil), ErrNotFound},
 		{"append out of turn", "game abcdefghij: appending event 2: conflict",
 			s.Append(ctx, g.ID, []Event{{Seq: 2, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil), ErrConflict},
-		{"join", "game zzzzzzzzzz: taking the black seat: no such game", s.Join(ctx, "zzzzzzzzzz", "black", []byte("x"), at), ErrNotFound},
-		{"join a taken seat", "game abcdefghij: taking the white seat: conflict", s.Join(ctx, g.ID, "white", []byte("x"), at), ErrConflict},
+		{"join", "game zzzzzzzzzz: taking the black seat: no such game", s.Join(ctx, "zzzzzzzzzz", "black", []byte("x"), JoinKey{}, at), ErrNotFound},
+		{"join a taken seat", "game abcdefghij: taking the white seat: conflict", s.Join(ctx, g.ID, "white", []byte("x"), JoinKey{}, at), ErrConflict},
 		{"follow", "game zzzzzzzzzz: linking the next game klmnopqrst: no such game", s.Follow(ctx, "zzzzzzzzzz", sample("klmnopqrst")), ErrNotFound},
 	} {
 		if tt.err == nil || !strings.HasPrefix(tt.err.Error(), tt.words) || tt.is != nil && !errors.Is(tt.err, tt.is) {
