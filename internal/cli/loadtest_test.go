@@ -123,6 +123,25 @@ func TestLoadtestPlaysGames(t *testing.T) {
 	}
 }
 
+// Random Fanorona games end within a second or two: finished games are
+// replaced by new ones, and the watchers go with their game.
+func TestLoadtestReplacesFinishedGames(t *testing.T) {
+	url, _ := startSite(t)
+	out, errOut, code := runCmdErr("loadtest", "-url", url, "-game", "fanorona", "-games", "2", "-watchers", "1",
+		"-think", "10ms-30ms", "-duration", "4s", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var r loadtest.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r.GamesFinished == 0 || r.Errors != 0 || r.Moves == 0 || r.WatchersLatency.Count == 0 {
+		t.Errorf("%d games finished, %d moves, %d seen by watchers, errors %d %q",
+			r.GamesFinished, r.Moves, r.WatchersLatency.Count, r.Errors, r.FirstErrors)
+	}
+}
+
 func TestLoadtestRefusesBadArguments(t *testing.T) {
 	for _, tt := range []struct {
 		args []string

@@ -368,6 +368,7 @@ type table struct {
 	conns   []*conn
 	open    atomic.Int32 // connections still open
 	aborted atomic.Bool
+	over    atomic.Int32 // players who have seen the end
 	once    sync.Once
 
 	mu   sync.Mutex
@@ -415,6 +416,12 @@ type conn struct {
 	ply     int // moves seen
 	planned int // the ply of the last move planned, -1 before the first
 	over    bool
+
+	// The number of moves in the last state seen: a move planned for an
+	// earlier one is not sent. (A DVONN move that forces a pass comes as
+	// two events, the first with a state in which the other player is to
+	// move.)
+	current atomic.Int64
 
 	// The move last sent, to send again when the site asks to slow down.
 	mu       sync.Mutex
@@ -479,15 +486,22 @@ func (c *conn) read() {
 			break
 		}
 		at := time.Now()
-		var m message
-		if err := json.Unmarshal(data, &m); err != nil {
-			c.t.r.fail(fmt.Errorf("%s of game %s: an unreadable message: %w", c.name, c.t.id, err))
+		m := new(message)
+		var bad error
+		if c.seat == "" {
+			m, bad = watcherView(data)
+		}
+		if c.seat != "" || bad == nil && m.Type == "state" {
+			bad = json.Unmarshal(data, m)
+		}
+		if bad != nil {
+			c.t.r.fail(fmt.Errorf("%s of game %s: an unreadable message: %w", c.name, c.t.id, bad))
 			continue
 		}
-		c.handle(&m, at)
+		c.handle(m, at)
 	}
 	t := c.t
-	if !c.over && !t.aborted.Load() && !t.r.stopping.Load() {
+	if !c.over && t.over.Load() < 2 && !t.aborted.Load() && !t.r.stopping.Load() {
 		t.r.fail(fmt.Errorf("%s of game %s: the connection ended: %w", c.name, t.id, err))
 		t.abort()
 	}
@@ -500,6 +514,9 @@ func (c *conn) read() {
 func (c *conn) handle(m *message, at time.Time) {
 	switch m.Type {
 	case "state":
+		if m.State == nil {
+			return
+		}
 		c.ply = len(m.State.Moves)
 	case "event":
 		// Counted here rather than from the state: a DVONN move and the
@@ -525,9 +542,17 @@ func (c *conn) handle(m *message, at time.Time) {
 	if m.State == nil {
 		return
 	}
+	c.current.Store(int64(len(m.State.Moves)))
 	if m.State.Status == "over" {
 		c.over = true
 		c.ws.CloseNow()
+		if c.seat != "" && c.t.over.Add(1) == 2 {
+			// Both players have seen every move: so have the watchers,
+			// unless they lag, and then they would miss one move at most.
+			for _, w := range c.t.conns[2:] {
+				w.ws.CloseNow()
+			}
+		}
 		return
 	}
 	if c.seat == "" || m.State.Status != "playing" || m.State.ToMove != c.seat || len(m.State.Legal) == 0 {
@@ -542,6 +567,40 @@ func (c *conn) handle(m *message, at time.Time) {
 	time.AfterFunc(c.t.r.think(), func() { c.send(ply, move) })
 }
 
+// watcherView reads only what a watcher needs from a message: its type
+// and its event, which come before the state. The state, which grows with
+// the game, is not decoded: a thousand watchers of one game would
+// otherwise keep the load generator busier than the site.
+func watcherView(data []byte) (*message, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	m := new(message)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		switch tok {
+		case "type":
+			err = dec.Decode(&m.Type)
+		case "event":
+			err = dec.Decode(&m.Event)
+		default:
+			if m.Type != "" && (m.Type != "event" || m.Event != nil) {
+				return m, nil
+			}
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
 type moveMessage struct {
 	Type string `json:"type"`
 	ID   int64  `json:"id"`
@@ -552,7 +611,7 @@ type moveMessage struct {
 // send sends a move; it runs on a timer's goroutine.
 func (c *conn) send(ply int, move string) {
 	t := c.t
-	if t.aborted.Load() || t.r.stopping.Load() {
+	if t.aborted.Load() || t.r.stopping.Load() || c.current.Load() != int64(ply) {
 		return
 	}
 	msg, err := json.Marshal(moveMessage{Type: "move", ID: c.ids.Add(1), Ply: ply, Move: move})
@@ -568,7 +627,9 @@ func (c *conn) send(ply int, move string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	err = c.ws.Write(ctx, websocket.MessageText, msg)
 	cancel()
-	if err != nil && !t.aborted.Load() && !t.r.stopping.Load() {
+	// A player closes its connection when it sees the end, which the
+	// other player's move may have brought meanwhile.
+	if err != nil && !t.aborted.Load() && !t.r.stopping.Load() && t.over.Load() == 0 {
 		t.r.fail(fmt.Errorf("%s of game %s: sending a move: %w", c.name, t.id, err))
 		t.abort()
 	}

@@ -142,3 +142,35 @@ func TestListenerAndUsage(t *testing.T) {
 		t.Errorf("usage %+v, %v", u, err)
 	}
 }
+
+func TestWatcherView(t *testing.T) {
+	for _, tt := range []struct {
+		in         string
+		typ, seat  string
+		moveEvent  bool
+		wantsError bool
+	}{
+		{`{"type":"event","version":3,"event":{"seq":3,"kind":"move","seat":"white","move":"e5","at":"2026-01-01T00:00:00Z"},"state":{"status":"playing","moves":["a1","b2","e5"]}}`, "event", "white", true, false},
+		{`{"state":{"moves":["a1"]},"event":{"kind":"move","seat":"black"},"version":1,"type":"event"}`, "event", "black", true, false},
+		{`{"type":"event","version":4,"event":{"kind":"name","seat":"black"}}`, "event", "black", false, false},
+		{`{"type":"presence","players":{"white":{"online":true}}}`, "presence", "", false, false},
+		{`["type","event"]`, "", "", false, true},
+		{`{"type":"event","event":{"kind":`, "", "", false, true},
+	} {
+		m, err := watcherView([]byte(tt.in))
+		if (err != nil) != tt.wantsError {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		seat, move := "", false
+		if m.Event != nil {
+			seat, move = m.Event.Seat, m.Event.Kind == "move"
+		}
+		if m.Type != tt.typ || seat != tt.seat || move != tt.moveEvent {
+			t.Errorf("%s: type %q, seat %q, move %v", tt.in, m.Type, seat, move)
+		}
+	}
+}

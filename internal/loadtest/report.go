@@ -12,10 +12,14 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "set up      %.1fs; measured %.1fs; %d games finished\n", r.SetupSeconds, r.Seconds, r.GamesFinished)
 	fmt.Fprintf(w, "moves       %d, %.1f/s\n", r.Moves, r.MovesPerSecond)
 	fmt.Fprintf(w, "%-11s %9s %9s %9s %9s %9s\n", "latency", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
-	for _, l := range []struct {
+	rows := []struct {
 		name string
 		l    Latency
-	}{{"opponent", r.Opponent}, {"watchers", r.WatchersLatency}} {
+	}{{"opponent", r.Opponent}, {"watchers", r.WatchersLatency}}
+	if r.Watchers == 0 {
+		rows = rows[:1]
+	}
+	for _, l := range rows {
 		fmt.Fprintf(w, "%-11s %9d %9.2f %9.2f %9.2f %9.2f\n", l.name, l.l.Count, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
 	}
 	fmt.Fprintf(w, "errors      %d\n", r.Errors)
