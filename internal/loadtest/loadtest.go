@@ -69,31 +69,10 @@ const setupParallel = 32
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r := newRun(cfg)
 	began := time.Now()
-	first, err := r.newTable(ctx)
+	tables, failed, err := r.setUp(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("setting up a game at %s: %w", cfg.Target, err)
+		return nil, err
 	}
-	tables := []*table{first}
-	var failed atomic.Int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, setupParallel)
-	for range cfg.Games - 1 {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			t, err := r.newTable(ctx)
-			if err != nil {
-				r.fail(err)
-				failed.Add(1)
-				return
-			}
-			mu.Lock()
-			tables = append(tables, t)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
 	setup := time.Since(began)
 	if cfg.Progress != nil {
 		fmt.Fprintf(cfg.Progress, "loadtest: %d games set up in %.1fs, playing for %s\n", len(tables), setup.Seconds(), cfg.Duration)
@@ -110,7 +89,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, t := range tables {
 		r.startTable(t)
 	}
-	for range failed.Load() {
+	for range failed {
 		r.setups.Go(r.replace)
 	}
 	tick := time.NewTicker(time.Second)
@@ -159,6 +138,41 @@ wait:
 	return report, nil
 }
 
+// setUp sets up the games, several at a time, and returns them with the
+// number of those that failed. Only a failure of the first is fatal: the
+// site is not there.
+func (r *run) setUp(ctx context.Context) ([]*table, int, error) {
+	first, err := r.newTable(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("setting up a game at %s: %w", r.cfg.Target, err)
+	}
+	tables := []*table{first}
+	failed := 0
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, setupParallel)
+	for range r.cfg.Games - 1 {
+		if ctx.Err() != nil {
+			break
+		}
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			t, err := r.newTable(ctx)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				r.fail(err)
+				failed++
+				return
+			}
+			tables = append(tables, t)
+		})
+	}
+	wg.Wait()
+	return tables, failed, nil
+}
+
 func watchServer(cfg Config) (*watcher, string) {
 	pid := cfg.PID
 	if pid == 0 {
@@ -185,6 +199,8 @@ type run struct {
 
 	measuring atomic.Bool // latencies count only while true
 	stopping  atomic.Bool
+	ctx       context.Context // of the games set up while playing; ends with stop
+	cancel    context.CancelFunc
 
 	readers sync.WaitGroup // one per open connection
 	setups  sync.WaitGroup // games set up in place of finished ones
@@ -214,7 +230,8 @@ func newRun(cfg Config) *run {
 			return d.DialContext(ctx, network, addr)
 		},
 	}
-	return &run{cfg: cfg, client: &http.Client{Transport: transport}, tables: map[*table]struct{}{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &run{cfg: cfg, client: &http.Client{Transport: transport}, tables: map[*table]struct{}{}, ctx: ctx, cancel: cancel}
 }
 
 // post sends a JSON request from the address src and reads the JSON answer.
@@ -323,9 +340,12 @@ func (r *run) ended(t *table) {
 // refuses.
 func (r *run) replace() {
 	for !r.stopping.Load() {
-		t, err := r.newTable(context.Background())
+		t, err := r.newTable(r.ctx)
 		if err == nil {
 			r.startTable(t)
+			return
+		}
+		if r.stopping.Load() {
 			return
 		}
 		r.fail(err)
@@ -338,6 +358,7 @@ func (r *run) replace() {
 func (r *run) stop() {
 	r.mu.Lock()
 	r.stopping.Store(true)
+	r.cancel()
 	tables := make([]*table, 0, len(r.tables))
 	for t := range r.tables {
 		tables = append(tables, t)
