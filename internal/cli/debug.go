@@ -26,7 +26,7 @@ func debugServer(addr string, log *slog.Logger) (*http.Server, string, error) {
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	log.Info("profiler listening", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+	log.Info("profiler listening on /debug/pprof/", "addr", ln.Addr().String())
 	go srv.Serve(ln)
 	return srv, ln.Addr().String(), nil
 }
