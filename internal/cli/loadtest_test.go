@@ -127,8 +127,10 @@ func TestLoadtestPlaysGames(t *testing.T) {
 // replaced by new ones, and the watchers go with their game.
 func TestLoadtestReplacesFinishedGames(t *testing.T) {
 	url, _ := startSite(t)
+	// A -pid that names no process: the server is not measured, and the
+	// report says why.
 	out, errOut, code := runCmdErr("loadtest", "-url", url, "-game", "fanorona", "-games", "2", "-watchers", "1",
-		"-think", "10ms-30ms", "-duration", "4s", "-json")
+		"-think", "10ms-30ms", "-duration", "4s", "-json", "-pid", "2147483647")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -139,6 +141,9 @@ func TestLoadtestReplacesFinishedGames(t *testing.T) {
 	if r.GamesFinished == 0 || r.Errors != 0 || r.Moves == 0 || r.WatchersLatency.Count == 0 {
 		t.Errorf("%d games finished, %d moves, %d seen by watchers, errors %d %q",
 			r.GamesFinished, r.Moves, r.WatchersLatency.Count, r.Errors, r.FirstErrors)
+	}
+	if r.Server != nil || !strings.Contains(r.ServerNote, "process 2147483647") {
+		t.Errorf("server %+v, note %q", r.Server, r.ServerNote)
 	}
 }
 
