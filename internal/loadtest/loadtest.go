@@ -451,7 +451,9 @@ type conn struct {
 	ids      atomic.Int64
 }
 
-// message is the part of the site's live messages that playing needs.
+// message is the part of the site's live messages that playing needs. An
+// event comes either with the whole state after it, or with what it
+// changed and, for the player to move, the legal moves.
 type message struct {
 	Type    string `json:"type"`
 	Version int    `json:"version"`
@@ -467,6 +469,11 @@ type message struct {
 		Moves  []string `json:"moves"`
 		Legal  []string `json:"legal"`
 	} `json:"state"`
+	Change *struct {
+		Status string `json:"status"`
+		ToMove string `json:"to_move"`
+	} `json:"change"`
+	Legal []string `json:"legal"`
 }
 
 func (c *conn) connect(ctx context.Context, src net.IP, secret string) error {
@@ -560,11 +567,19 @@ func (c *conn) handle(m *message, at time.Time) {
 	default:
 		return
 	}
-	if m.State == nil {
+	var status, toMove string
+	var legal []string
+	var moves int
+	switch {
+	case m.State != nil:
+		status, toMove, legal, moves = m.State.Status, m.State.ToMove, m.State.Legal, len(m.State.Moves)
+	case m.Change != nil:
+		status, toMove, legal, moves = m.Change.Status, m.Change.ToMove, m.Legal, c.ply
+	default:
 		return
 	}
-	c.current.Store(int64(len(m.State.Moves)))
-	if m.State.Status == "over" {
+	c.current.Store(int64(moves))
+	if status == "over" {
 		c.over = true
 		c.ws.CloseNow()
 		if c.seat != "" && c.t.over.Add(1) == 2 {
@@ -576,16 +591,15 @@ func (c *conn) handle(m *message, at time.Time) {
 		}
 		return
 	}
-	if c.seat == "" || m.State.Status != "playing" || m.State.ToMove != c.seat || len(m.State.Legal) == 0 {
+	if c.seat == "" || status != "playing" || toMove != c.seat || len(legal) == 0 {
 		return
 	}
-	ply := len(m.State.Moves)
-	if ply <= c.planned {
+	if moves <= c.planned {
 		return // already on its way
 	}
-	c.planned = ply
-	move := m.State.Legal[rand.IntN(len(m.State.Legal))]
-	time.AfterFunc(c.t.r.think(), func() { c.send(ply, move) })
+	c.planned = moves
+	move := legal[rand.IntN(len(legal))]
+	time.AfterFunc(c.t.r.think(), func() { c.send(moves, move) })
 }
 
 // watcherView reads only what a watcher needs from a message: its type

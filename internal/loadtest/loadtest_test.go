@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -171,6 +172,28 @@ func TestWatcherView(t *testing.T) {
 		}
 		if m.Type != tt.typ || seat != tt.seat || move != tt.moveEvent {
 			t.Errorf("%s: type %q, seat %q, move %v", tt.in, m.Type, seat, move)
+		}
+	}
+}
+
+// A player plans its move from an event that carries the whole state after
+// it, and from one that carries only what changed.
+func TestPlayerPlansFromEitherKindOfEvent(t *testing.T) {
+	for _, msg := range []string{
+		`{"type":"event","version":5,"event":{"kind":"move","seat":"white"},"state":{"status":"playing","to_move":"black","moves":["a","b","c","d","e"],"legal":["f","g"]}}`,
+		`{"type":"event","version":5,"event":{"kind":"move","seat":"white"},"change":{"status":"playing","to_move":"black"},"legal":["f","g"]}`,
+	} {
+		r := &run{cfg: Config{ThinkMin: time.Hour, ThinkMax: time.Hour}}
+		tb := &table{r: r, sent: map[int]time.Time{4: time.Now()}}
+		c := &conn{t: tb, seat: "black", ply: 4, planned: -1}
+		r.measuring.Store(true)
+		var m message
+		if err := json.Unmarshal([]byte(msg), &m); err != nil {
+			t.Fatal(err)
+		}
+		c.handle(&m, time.Now())
+		if c.ply != 5 || c.planned != 5 || c.current.Load() != 5 || r.opponent.n.Load() != 1 {
+			t.Errorf("%s: ply %d, planned %d, current %d, latencies %d", msg, c.ply, c.planned, c.current.Load(), r.opponent.n.Load())
 		}
 	}
 }
