@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -29,4 +31,23 @@ func debugServer(addr string, log *slog.Logger) (*http.Server, string, error) {
 	log.Info("profiler listening on /debug/pprof/", "addr", ln.Addr().String())
 	go srv.Serve(ln)
 	return srv, ln.Addr().String(), nil
+}
+
+// startDebug starts the profiler when addr is set and returns what stops
+// it, or the exit status of a failure: 2 for an address that is not
+// this machine's alone.
+func startDebug(addr string, log *slog.Logger, stderr io.Writer) (func(), int) {
+	if addr == "" {
+		return func() {}, 0
+	}
+	if err := checkLoopback(addr); err != nil {
+		fmt.Fprintf(stderr, "bretter serve: -debug-addr: %v\n", err)
+		return nil, 2
+	}
+	srv, _, err := debugServer(addr, log)
+	if err != nil {
+		log.Error("bretter stopped", "err", fmt.Errorf("-debug-addr: %w", err))
+		return nil, 1
+	}
+	return func() { srv.Close() }, 0
 }

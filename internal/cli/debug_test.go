@@ -30,8 +30,10 @@ func TestDebugServer(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body.String(), "goroutine profile:") {
 		t.Errorf("%s: %.200s", resp.Status, body.String())
 	}
-	if _, errOut, code := runCmdErr("serve", "-debug-addr", "0.0.0.0:6060", "-db", t.TempDir()+"/x.db"); code != 2 || !strings.Contains(errOut, "-debug-addr") {
-		t.Errorf("serve -debug-addr 0.0.0.0:6060: exit %d, %q", code, errOut)
+	for _, addr := range []string{"0.0.0.0:6060", "no port"} {
+		if _, errOut, code := runCmdErr("serve", "-debug-addr", addr, "-db", t.TempDir()+"/x.db"); code != 2 || !strings.Contains(errOut, "-debug-addr") {
+			t.Errorf("serve -debug-addr %q: exit %d, %q", addr, code, errOut)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
 	"net/netip"
 	"syscall"
@@ -37,4 +38,14 @@ func checkLoopback(addr string) error {
 		return nil
 	}
 	return fmt.Errorf("%q: %w", addr, errNotLoopback)
+}
+
+// logFileLimit raises the limit of open files and says what it is: every
+// live page is one.
+func logFileLimit(log *slog.Logger) {
+	if limit, err := raiseFileLimit(); err != nil {
+		log.Warn("cannot raise the limit of open files", "err", err)
+	} else {
+		log.Info("open files allowed", "limit", limit)
+	}
 }

@@ -27,39 +27,26 @@ import (
 func serve(args []string, games []game.Game, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	debugAddr := fs.String("debug-addr", "", "serve the Go profiler (/debug/pprof/) on this loopback HOST:PORT; off when empty")
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")
 	dbPath := fs.String("db", envOr("BRETTER_DB", "bretter.db"), "SQLite database file, created if missing (env BRETTER_DB)")
 	verbose := fs.Bool("v", false, "log every request")
 	pushEndpoints := fs.String("push-endpoints", "", "comma-separated address prefixes Web Push may send to (default: the browsers' push services)")
-	debugAddr := fs.String("debug-addr", "", "serve the Go profiler (/debug/pprof/) on this loopback HOST:PORT; off when empty")
 	if err := fs.Parse(args); err != nil {
 		return 2
-	}
-	if *debugAddr != "" {
-		if err := checkLoopback(*debugAddr); err != nil {
-			fmt.Fprintf(stderr, "bretter serve: -debug-addr: %v\n", err)
-			return 2
-		}
 	}
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	if limit, err := raiseFileLimit(); err != nil {
-		log.Warn("cannot raise the limit of open files", "err", err)
-	} else {
-		log.Info("open files allowed", "limit", limit)
-	}
-	if *debugAddr != "" {
-		dbg, _, err := debugServer(*debugAddr, log)
-		if err != nil {
-			log.Error("bretter stopped", "err", fmt.Errorf("-debug-addr: %w", err))
-			return 1
-		}
-		defer dbg.Close()
-	}
 	var push []string
+	logFileLimit(log)
+	closeDebug, code := startDebug(*debugAddr, log, stderr)
+	if code != 0 {
+		return code
+	}
+	defer closeDebug()
 	for _, p := range strings.Split(*pushEndpoints, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			push = append(push, p)
