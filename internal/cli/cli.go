@@ -11,7 +11,9 @@ import (
 )
 
 const usage = `usage:
-  bretter [serve] [-addr HOST:PORT] [-db FILE]   run the site (default localhost:8080, bretter.db)
+  bretter [serve] [-addr HOST:PORT] [-db FILE] [-debug-addr HOST:PORT]
+                                                 run the site (default localhost:8080, bretter.db);
+                                                 -debug-addr serves the Go profiler on a loopback address
   bretter judge GAME [options] < moves           judge a move list, print JSON (optional rules allowed)
   bretter perft GAME -depth D [options] < moves  count legal move sequences
   bretter gtp [-size N] [-swap] [-level L | -movetime D | -playouts N] [-seed S]
@@ -25,6 +27,11 @@ const usage = `usage:
         captures most; DVONN, Fanorona), gtp:COMMAND (Havannah), codecup:COMMAND (DVONN);
         -time-per-move is sent to gtp programs with CMD
         (default "time_settings 0 {s} 1", {s} being seconds; for Castro "time -m {s} -g 0 -f 0")
+  bretter loadtest -url URL [-games N] [-watchers W] [-think 2s-10s] [-duration D] [-json] [-pid P] [-game G]
+                                                 play N games at once against a site on this machine, each
+                                                 player from its own loopback address; print moves/s, the
+                                                 latency from a move to the opponent's and the watchers'
+                                                 sockets, errors, and the server's CPU and memory
   bretter help                                   show this text
 
 Games and their options:
@@ -49,6 +56,8 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 		return codecup(args, stdin, stdout, stderr)
 	case "match":
 		return match(args, games, stdout, stderr)
+	case "loadtest":
+		return loadtestCmd(args, games, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout, games)
 		return 0

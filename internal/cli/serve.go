@@ -28,6 +28,7 @@ import (
 func serve(args []string, games []game.Game, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	debugAddr := fs.String("debug-addr", "", "serve the Go profiler (/debug/pprof/) on this loopback HOST:PORT; off when empty")
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")
 	db := fs.String("db", envOr("BRETTER_DB", "bretter.db"),
 		"where games are kept: a SQLite file, created if missing, or a PostgreSQL address postgres://... (env BRETTER_DB)")
@@ -55,6 +56,12 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})).With("instance", *instance)
 	var push []string
+	logFileLimit(log)
+	closeDebug, code := startDebug(*debugAddr, log, stderr)
+	if code != 0 {
+		return code
+	}
+	defer closeDebug()
 	for _, p := range strings.Split(*pushEndpoints, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			push = append(push, p)

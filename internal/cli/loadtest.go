@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"bretter/game"
+	"bretter/internal/loadtest"
+)
+
+// loadtestCmd plays many games at once against a site on this machine and
+// prints how fast moves reach the other players. It exits with status 1
+// when anything went wrong during the run, 2 on bad arguments.
+func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	target := fs.String("url", "", "the site, on a loopback address, such as http://127.0.0.1:8080")
+	gameName := fs.String("game", "havannah", "the game to play, with its default options")
+	n := fs.Int("games", 100, "games played at once")
+	watchers := fs.Int("watchers", 0, "watchers of each game")
+	think := fs.String("think", "2s-10s", "how long a player thinks before each move: a range MIN-MAX or one duration")
+	duration := fs.Duration("duration", time.Minute, "how long to measure, after the games are set up")
+	asJSON := fs.Bool("json", false, "print the results as one JSON object")
+	pid := fs.Int("pid", 0, "the server's process, for its CPU and memory (default: the one listening on the URL's port)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "bretter loadtest: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return bad("unexpected argument %q", fs.Arg(0))
+	}
+	if *target == "" {
+		return bad("-url is required, such as -url http://127.0.0.1:8080")
+	}
+	u, err := loadtest.Target(*target)
+	if err != nil {
+		return bad("-url: %v", err)
+	}
+	if _, ok := findGame(games, *gameName); !ok {
+		return bad("-game: unknown game %q", *gameName)
+	}
+	lo, hi, err := loadtest.ParseThink(*think)
+	if err != nil {
+		return bad("-think: %v", err)
+	}
+	switch {
+	case *n < 1:
+		return bad("-games must be at least 1")
+	case *watchers < 0:
+		return bad("-watchers must not be negative")
+	case *duration <= 0:
+		return bad("-duration must be positive")
+	case *pid < 0:
+		return bad("-pid must not be negative")
+	}
+	if limit, err := raiseFileLimit(); err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest: raising the limit of open files: %v\n", err)
+	} else if need := uint64(*n) * uint64(2+*watchers); need+64 > limit {
+		fmt.Fprintf(stderr, "bretter loadtest: %d connections need more than the %d open files allowed\n", need, limit)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	report, err := loadtest.Run(ctx, loadtest.Config{
+		Target: u, Game: *gameName, Games: *n, Watchers: *watchers,
+		ThinkMin: lo, ThinkMax: hi, Duration: *duration, PID: *pid, Progress: stderr,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		if err := report.WriteJSON(stdout); err != nil {
+			fmt.Fprintf(stderr, "bretter loadtest: %v\n", err)
+			return 1
+		}
+	} else {
+		report.WriteText(stdout)
+	}
+	if report.Errors > 0 {
+		return 1
+	}
+	return 0
+}
+
+var errNotLoopback = errors.New("only a loopback address is allowed (127.0.0.1, ::1 or localhost)")

@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"bretter/internal/loadtest"
+	"bretter/internal/server"
+	"bretter/internal/store"
+	"bretter/internal/web"
+)
+
+// runCmdErr runs a command and returns its output, its error output and
+// its exit status.
+func runCmdErr(args ...string) (string, string, int) {
+	var out, errOut bytes.Buffer
+	code := Run(args, testGames, strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// startSite serves a fresh site on a free loopback port, in this process,
+// and returns its address and the client addresses it has seen.
+func startSite(t *testing.T) (string, func() map[string]bool) {
+	t.Helper()
+	site, err := web.New(testGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "site.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Store: st, Games: testGames, Site: site, Log: slog.New(slog.DiscardHandler)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { srv.Run(ctx); close(done) }()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+		mu.Lock()
+		seen[host] = true
+		mu.Unlock()
+		srv.ServeHTTP(w, r)
+	})}
+	go hs.Serve(ln)
+	t.Cleanup(func() {
+		hs.Close()
+		cancel()
+		<-done
+		st.Close()
+	})
+	return "http://" + ln.Addr().String(), func() map[string]bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen
+	}
+}
+
+func TestLoadtestPlaysGames(t *testing.T) {
+	url, seen := startSite(t)
+	const games, watchers = 3, 2
+	// Players think long enough to stay within the site's budget of
+	// messages per address.
+	out, errOut, code := runCmdErr("loadtest", "-url", url, "-games", "3", "-watchers", "2",
+		"-think", "20ms-60ms", "-duration", "2s", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var r loadtest.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r.Errors != 0 || len(r.FirstErrors) != 0 {
+		t.Errorf("errors: %d %q", r.Errors, r.FirstErrors)
+	}
+	if r.Moves == 0 || r.Moves != r.Opponent.Count || r.MovesPerSecond <= 0 {
+		t.Errorf("moves %d, %.1f/s, latencies to the opponent %d", r.Moves, r.MovesPerSecond, r.Opponent.Count)
+	}
+	// Every move reaches both watchers, but the last moves may still be
+	// on their way when the measurement ends.
+	if r.WatchersLatency.Count == 0 || r.WatchersLatency.Count > watchers*r.Moves {
+		t.Errorf("%d latencies to watchers for %d moves", r.WatchersLatency.Count, r.Moves)
+	}
+	for _, l := range []loadtest.Latency{r.Opponent, r.WatchersLatency} {
+		if !(0 < l.P50 && l.P50 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max) {
+			t.Errorf("latencies out of order: %+v", l)
+		}
+	}
+	// The site listens in this very process.
+	if r.Server == nil || r.Server.PID != os.Getpid() || r.Server.RSSMB <= 0 {
+		t.Errorf("server usage %+v (%s), want this process, %d", r.Server, r.ServerNote, os.Getpid())
+	}
+	// Each player and watcher came from its own loopback address, none
+	// from the usual one.
+	hosts := seen()
+	if len(hosts) < games*(2+watchers) {
+		t.Errorf("%d client addresses, want at least %d: %v", len(hosts), games*(2+watchers), hosts)
+	}
+	for h := range hosts {
+		if ip, err := netip.ParseAddr(h); err != nil || !ip.IsLoopback() || h == "127.0.0.1" {
+			t.Errorf("a client from %s", h)
+		}
+	}
+
+	out, _, code = runCmdErr("loadtest", "-url", url, "-games", "1", "-think", "10ms-30ms", "-duration", "1s")
+	if code != 0 || !strings.Contains(out, "opponent") || !strings.Contains(out, "errors      0") {
+		t.Errorf("text report, exit %d:\n%s", code, out)
+	}
+}
+
+// Random Fanorona games end within a second or two: finished games are
+// replaced by new ones, and the watchers go with their game.
+func TestLoadtestReplacesFinishedGames(t *testing.T) {
+	url, _ := startSite(t)
+	// A -pid that names no process: the server is not measured, and the
+	// report says why.
+	out, errOut, code := runCmdErr("loadtest", "-url", url, "-game", "fanorona", "-games", "2", "-watchers", "1",
+		"-think", "10ms-30ms", "-duration", "4s", "-json", "-pid", "2147483647")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var r loadtest.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r.GamesFinished == 0 || r.Errors != 0 || r.Moves == 0 || r.WatchersLatency.Count == 0 {
+		t.Errorf("%d games finished, %d moves, %d seen by watchers, errors %d %q",
+			r.GamesFinished, r.Moves, r.WatchersLatency.Count, r.Errors, r.FirstErrors)
+	}
+	if r.Server != nil || !strings.Contains(r.ServerNote, "process 2147483647") {
+		t.Errorf("server %+v, note %q", r.Server, r.ServerNote)
+	}
+}
+
+func TestLoadtestRefusesBadArguments(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-url", "http://192.0.2.1:8080"}, "loopback"},
+		{[]string{"-url", "http://example.com:8080"}, "loopback"},
+		{[]string{"-url", "http://[::1]:8080"}, "IPv4 loopback"},
+		{[]string{"-url", "https://127.0.0.1:8080"}, "http://"},
+		{[]string{"-url", "http://127.0.0.1"}, "port"},
+		{[]string{}, "-url is required"},
+		{[]string{"-url", "http://127.0.0.1:1", "-think", "soon"}, `-think: "soon" is not a thinking time`},
+		{[]string{"-url", "http://127.0.0.1:1", "-think", "5s-1s"}, "ends before it starts"},
+		{[]string{"-url", "http://127.0.0.1:1", "-think", "2s-"}, "is not a thinking time"},
+		{[]string{"-url", "http://127.0.0.1:1", "-games", "0"}, "-games"},
+		{[]string{"-url", "http://127.0.0.1:1", "-game", "chess"}, "unknown game"},
+		{[]string{"-url", "http://127.0.0.1:1", "-duration", "0s"}, "-duration"},
+	} {
+		out, errOut, code := runCmdErr(append([]string{"loadtest"}, tt.args...)...)
+		if code != 2 || !strings.Contains(errOut, tt.want) || out != "" {
+			t.Errorf("%q: exit %d, %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+func TestLoadtestReportsAnUnreachableSite(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, errOut, code := runCmdErr("loadtest", "-url", "http://"+addr, "-games", "2", "-duration", "1s")
+	if code != 1 || !strings.Contains(errOut, "setting up a game") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}

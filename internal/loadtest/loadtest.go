@@ -1,0 +1,695 @@
+// Package loadtest plays many games at once against a running bretter site,
+// through its JSON API and its live WebSocket protocol, as people would:
+// each player and each watcher from its own loopback address, thinking
+// between moves. It measures how long a move takes from being sent to
+// reaching the opponent's socket and the watchers' sockets.
+//
+// It is light enough to drive ten thousand games from two cores: one
+// goroutine per connection, which reads; moves are sent from timers.
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Config says what load to make.
+type Config struct {
+	Target             *url.URL // from Target
+	Game               string   // the game's name, played with its default options
+	Games              int      // played at once; a finished game is replaced by a new one
+	Watchers           int      // per game
+	ThinkMin, ThinkMax time.Duration
+	Duration           time.Duration
+	PID                int       // the server's process; 0: the one listening on the target's port
+	Progress           io.Writer // where to say how setting up went; nil: nowhere
+}
+
+// Report is what one run measured.
+type Report struct {
+	Target          string   `json:"target"`
+	Game            string   `json:"game"`
+	Games           int      `json:"games"`
+	Watchers        int      `json:"watchers_per_game"`
+	Think           string   `json:"think"`
+	SetupSeconds    float64  `json:"setup_s"`
+	Seconds         float64  `json:"seconds"`
+	GamesFinished   int64    `json:"games_finished"`
+	Moves           int64    `json:"moves"`
+	MovesPerSecond  float64  `json:"moves_per_s"`
+	Opponent        Latency  `json:"opponent"`
+	WatchersLatency Latency  `json:"watchers"`
+	Errors          int64    `json:"errors"`
+	FirstErrors     []string `json:"first_errors"`
+	Server          *Usage   `json:"server,omitempty"`
+	ServerNote      string   `json:"server_note,omitempty"` // why there are no server figures
+	Self            *Usage   `json:"loadtest,omitempty"`
+}
+
+// setupParallel bounds how many games are being set up at once.
+const setupParallel = 32
+
+// Run makes the load until cfg.Duration has passed or ctx ends. It fails
+// only when not even one game can be set up; later failures are counted
+// in the report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	r := newRun(cfg)
+	began := time.Now()
+	tables, failed, err := r.setUp(ctx)
+	if err != nil {
+		return nil, err
+	}
+	setup := time.Since(began)
+	if cfg.Progress != nil {
+		fmt.Fprintf(cfg.Progress, "loadtest: %d games set up in %.1fs, playing for %s\n", len(tables), setup.Seconds(), cfg.Duration)
+	}
+
+	report := &Report{
+		Target: cfg.Target.String(), Game: cfg.Game, Games: cfg.Games, Watchers: cfg.Watchers,
+		Think: fmt.Sprintf("%s-%s", cfg.ThinkMin, cfg.ThinkMax), SetupSeconds: setup.Seconds(),
+	}
+	server, note := watchServer(cfg)
+	self, _ := watch(selfPID())
+	start := time.Now()
+	r.measuring.Store(true)
+	for _, t := range tables {
+		r.startTable(t)
+	}
+	for range failed {
+		r.setups.Go(r.replace)
+	}
+	tick := time.NewTicker(time.Second)
+	end := time.NewTimer(cfg.Duration)
+wait:
+	for {
+		select {
+		case <-tick.C:
+			if server != nil {
+				server.sample()
+			}
+			if self != nil {
+				self.sample()
+			}
+		case <-end.C:
+			break wait
+		case <-ctx.Done():
+			break wait
+		}
+	}
+	tick.Stop()
+	r.measuring.Store(false)
+	report.Seconds = time.Since(start).Seconds()
+	if server != nil {
+		if u, err := server.finish(); err == nil {
+			report.Server = &u
+		} else {
+			report.ServerNote = err.Error()
+		}
+	} else {
+		report.ServerNote = note
+	}
+	if self != nil {
+		if u, err := self.finish(); err == nil {
+			report.Self = &u
+		}
+	}
+	r.stop()
+
+	report.GamesFinished = r.finished.Load()
+	report.Opponent = r.opponent.summary()
+	report.WatchersLatency = r.watchers.summary()
+	report.Moves = report.Opponent.Count
+	report.MovesPerSecond = float64(report.Moves) / report.Seconds
+	report.Errors, report.FirstErrors = r.errs.get()
+	return report, nil
+}
+
+// setUp sets up the games, several at a time, and returns them with the
+// number of those that failed. Only a failure of the first is fatal: the
+// site is not there.
+func (r *run) setUp(ctx context.Context) ([]*table, int, error) {
+	first, err := r.newTable(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("setting up a game at %s: %w", r.cfg.Target, err)
+	}
+	tables := []*table{first}
+	failed := 0
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, setupParallel)
+	for range r.cfg.Games - 1 {
+		if ctx.Err() != nil {
+			break
+		}
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			t, err := r.newTable(ctx)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				r.fail(err)
+				failed++
+				return
+			}
+			tables = append(tables, t)
+		})
+	}
+	wg.Wait()
+	return tables, failed, nil
+}
+
+func watchServer(cfg Config) (*watcher, string) {
+	pid := cfg.PID
+	if pid == 0 {
+		port, err := strconv.Atoi(cfg.Target.Port())
+		if err == nil {
+			pid, err = listenerPID(port)
+		}
+		if err != nil {
+			return nil, err.Error()
+		}
+	}
+	w, err := watch(pid)
+	if err != nil {
+		return nil, fmt.Sprintf("reading process %d: %v", pid, err)
+	}
+	return w, ""
+}
+
+// run is one load test under way.
+type run struct {
+	cfg    Config
+	client *http.Client
+	addrs  addresses
+
+	measuring atomic.Bool // latencies count only while true
+	stopping  atomic.Bool
+	ctx       context.Context // of the games set up while playing; ends with stop
+	cancel    context.CancelFunc
+
+	readers sync.WaitGroup // one per open connection
+	setups  sync.WaitGroup // games set up in place of finished ones
+
+	mu     sync.Mutex
+	tables map[*table]struct{} // being played
+
+	finished           atomic.Int64
+	opponent, watchers histogram
+	errs               errorLog
+}
+
+// source is the context key of the address a connection is dialled from.
+type source struct{}
+
+func newRun(cfg Config) *run {
+	dialer := net.Dialer{Timeout: 10 * time.Second}
+	transport := &http.Transport{
+		// Each request goes from its own address: a pooled connection
+		// would carry it from another's.
+		DisableKeepAlives: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			d := dialer
+			if ip, ok := ctx.Value(source{}).(net.IP); ok {
+				d.LocalAddr = &net.TCPAddr{IP: ip}
+			}
+			return d.DialContext(ctx, network, addr)
+		},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &run{cfg: cfg, client: &http.Client{Transport: transport}, tables: map[*table]struct{}{}, ctx: ctx, cancel: cancel}
+}
+
+// post sends a JSON request from the address src and reads the JSON answer.
+func (r *run) post(ctx context.Context, src net.IP, path string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, source{}, src), "POST", r.cfg.Target.String()+path, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("POST %s: %s: %s", path, resp.Status, strings.TrimSpace(string(data)))
+	}
+	return json.Unmarshal(data, out)
+}
+
+// newTable creates a game from one address, joins it from another,
+// connects both players and the watchers, each from its own address, and
+// reads what each is sent first. Nobody moves before startTable.
+func (r *run) newTable(ctx context.Context) (*table, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	whiteIP, blackIP := r.addrs.take(), r.addrs.take()
+	var created struct {
+		ID, Seat, Secret string
+		Invite           string `json:"invite_url"`
+	}
+	if err := r.post(ctx, whiteIP, "/api/games", map[string]string{"game": r.cfg.Game, "start": "me", "opponent": "friend"}, &created); err != nil {
+		return nil, fmt.Errorf("creating a game: %w", err)
+	}
+	var joined struct{ Seat, Secret string }
+	invite := created.Invite[strings.LastIndex(created.Invite, "/")+1:]
+	if err := r.post(ctx, blackIP, "/api/games/"+created.ID+"/join", map[string]string{"invite": invite}, &joined); err != nil {
+		return nil, fmt.Errorf("joining game %s: %w", created.ID, err)
+	}
+	t := &table{r: r, id: created.ID, sent: map[int]time.Time{}}
+	t.conns = []*conn{
+		{t: t, seat: created.Seat, name: created.Seat, planned: -1},
+		{t: t, seat: joined.Seat, name: joined.Seat, planned: -1},
+	}
+	secrets := []string{created.Secret, joined.Secret}
+	ips := []net.IP{whiteIP, blackIP}
+	for i := range r.cfg.Watchers {
+		t.conns = append(t.conns, &conn{t: t, name: fmt.Sprintf("watcher %d", i+1)})
+		secrets = append(secrets, "")
+		ips = append(ips, r.addrs.take())
+	}
+	for i, c := range t.conns {
+		if err := c.connect(ctx, ips[i], secrets[i]); err != nil {
+			for _, c := range t.conns[:i] {
+				c.ws.CloseNow()
+			}
+			return nil, fmt.Errorf("%s of game %s: %w", c.name, t.id, err)
+		}
+	}
+	return t, nil
+}
+
+// startTable lets a game's players play and starts reading every
+// connection of it.
+func (r *run) startTable(t *table) {
+	r.mu.Lock()
+	if r.stopping.Load() {
+		r.mu.Unlock()
+		t.abort()
+		return
+	}
+	r.tables[t] = struct{}{}
+	t.open.Store(int32(len(t.conns)))
+	r.readers.Add(len(t.conns))
+	r.mu.Unlock()
+	for _, c := range t.conns {
+		c.handle(c.first, time.Now())
+		c.first = nil
+		go c.read()
+	}
+}
+
+// ended is called when every connection of t is closed: a new game takes
+// its place.
+func (r *run) ended(t *table) {
+	r.mu.Lock()
+	delete(r.tables, t)
+	r.mu.Unlock()
+	if !t.aborted.Load() && r.measuring.Load() {
+		r.finished.Add(1)
+	}
+	if !r.stopping.Load() {
+		r.setups.Go(r.replace)
+	}
+}
+
+// replace sets up a new game, trying again every second while the site
+// refuses.
+func (r *run) replace() {
+	for !r.stopping.Load() {
+		t, err := r.newTable(r.ctx)
+		if err == nil {
+			r.startTable(t)
+			return
+		}
+		if r.stopping.Load() {
+			return
+		}
+		r.fail(err)
+		time.Sleep(time.Second)
+	}
+}
+
+// stop closes every connection and waits for the readers (and games being
+// set up) to end.
+func (r *run) stop() {
+	r.mu.Lock()
+	r.stopping.Store(true)
+	r.cancel()
+	tables := make([]*table, 0, len(r.tables))
+	for t := range r.tables {
+		tables = append(tables, t)
+	}
+	r.mu.Unlock()
+	for _, t := range tables {
+		t.abort()
+	}
+	r.readers.Wait()
+	r.setups.Wait()
+}
+
+func (r *run) think() time.Duration {
+	lo, hi := r.cfg.ThinkMin, r.cfg.ThinkMax
+	if hi <= lo {
+		return lo
+	}
+	return lo + rand.N(hi-lo+1)
+}
+
+func (r *run) fail(err error) { r.errs.add(err) }
+
+// A table is one game being played: its players' and watchers'
+// connections, and when each move was sent.
+type table struct {
+	r       *run
+	id      string
+	conns   []*conn
+	open    atomic.Int32 // connections still open
+	aborted atomic.Bool
+	over    atomic.Int32 // players who have seen the end
+	once    sync.Once
+
+	mu   sync.Mutex
+	sent map[int]time.Time // by ply
+}
+
+// abort ends the game's connections before the game is over: at the end
+// of the run, or after a failure.
+func (t *table) abort() {
+	t.once.Do(func() {
+		t.aborted.Store(true)
+		for _, c := range t.conns {
+			if c.ws != nil {
+				c.ws.CloseNow()
+			}
+		}
+	})
+}
+
+// arrived records that the move of ply reached a player (or a watcher) at at.
+func (t *table) arrived(ply int, at time.Time, watcher bool) {
+	t.mu.Lock()
+	sent, ok := t.sent[ply]
+	t.mu.Unlock()
+	if !ok || !t.r.measuring.Load() {
+		return
+	}
+	if watcher {
+		t.r.watchers.record(at.Sub(sent))
+	} else {
+		t.r.opponent.record(at.Sub(sent))
+	}
+}
+
+// A conn is one live connection: a player's (seat set) or a watcher's.
+type conn struct {
+	t    *table
+	ws   *websocket.Conn
+	seat string
+	name string // for error messages
+
+	first *message // the first message, read while setting up
+
+	// Only the reading goroutine uses these.
+	ply     int // moves seen
+	planned int // the ply of the last move planned, -1 before the first
+	over    bool
+
+	// The number of moves in the last state seen: a move planned for an
+	// earlier one is not sent. (A DVONN move that forces a pass comes as
+	// two events, the first with a state in which the other player is to
+	// move.)
+	current atomic.Int64
+
+	// The move last sent, to send again when the site asks to slow down.
+	mu       sync.Mutex
+	lastPly  int
+	lastMove string
+	ids      atomic.Int64
+}
+
+// message is the part of the site's live messages that playing needs. An
+// event comes either with the whole state after it, or with what it
+// changed and, for the player to move, the legal moves.
+type message struct {
+	Type    string `json:"type"`
+	Version int    `json:"version"`
+	Code    string `json:"code"`
+	Error   string `json:"error"`
+	Event   *struct {
+		Kind string `json:"kind"`
+		Seat string `json:"seat"`
+	} `json:"event"`
+	State *struct {
+		Status string   `json:"status"`
+		ToMove string   `json:"to_move"`
+		Moves  []string `json:"moves"`
+		Legal  []string `json:"legal"`
+	} `json:"state"`
+	Change *struct {
+		Status string `json:"status"`
+		ToMove string `json:"to_move"`
+	} `json:"change"`
+	Legal []string `json:"legal"`
+}
+
+func (c *conn) connect(ctx context.Context, src net.IP, secret string) error {
+	h := http.Header{}
+	if secret != "" {
+		h.Set("Authorization", "Bearer "+secret)
+	}
+	u := "ws://" + c.t.r.cfg.Target.Host + "/api/games/" + c.t.id + "/ws"
+	ws, _, err := websocket.Dial(context.WithValue(ctx, source{}, src), u, &websocket.DialOptions{HTTPClient: c.t.r.client, HTTPHeader: h})
+	if err != nil {
+		return err
+	}
+	// The state of a long game is larger than the default limit.
+	ws.SetReadLimit(4 << 20)
+	c.ws = ws
+	_, data, err := ws.Read(ctx)
+	if err == nil {
+		c.first = new(message)
+		err = json.Unmarshal(data, c.first)
+	}
+	if err == nil && c.first.Type != "state" {
+		err = fmt.Errorf("the first message is %q, not the state", c.first.Type)
+	}
+	if err != nil {
+		ws.CloseNow()
+		return err
+	}
+	return nil
+}
+
+// read handles every message until the connection closes.
+func (c *conn) read() {
+	defer c.t.r.readers.Done()
+	var err error
+	for {
+		var data []byte
+		if _, data, err = c.ws.Read(context.Background()); err != nil {
+			break
+		}
+		at := time.Now()
+		m := new(message)
+		var bad error
+		if c.seat == "" {
+			m, bad = watcherView(data)
+		}
+		if c.seat != "" || bad == nil && m.Type == "state" {
+			bad = json.Unmarshal(data, m)
+		}
+		if bad != nil {
+			c.t.r.fail(fmt.Errorf("%s of game %s: an unreadable message: %w", c.name, c.t.id, bad))
+			continue
+		}
+		c.handle(m, at)
+	}
+	t := c.t
+	if !c.over && t.over.Load() < 2 && !t.aborted.Load() && !t.r.stopping.Load() {
+		t.r.fail(fmt.Errorf("%s of game %s: the connection ended: %w", c.name, t.id, err))
+		t.abort()
+	}
+	if t.open.Add(-1) == 0 {
+		t.r.ended(t)
+	}
+}
+
+// handle reacts to one message, received at at.
+func (c *conn) handle(m *message, at time.Time) {
+	switch m.Type {
+	case "state":
+		if m.State == nil {
+			return
+		}
+		c.ply = len(m.State.Moves)
+	case "event":
+		// Counted here rather than from the state: a DVONN move and the
+		// pass it forces are stored together and come as two events.
+		if m.Event != nil && m.Event.Kind == "move" {
+			c.ply++
+			if m.Event.Seat != c.seat {
+				c.t.arrived(c.ply-1, at, c.seat == "")
+			}
+		}
+	case "error":
+		c.t.r.fail(fmt.Errorf("%s of game %s: %s: %s", c.name, c.t.id, m.Code, m.Error))
+		if m.Code == "rate" {
+			c.mu.Lock()
+			ply, move := c.lastPly, c.lastMove
+			c.mu.Unlock()
+			time.AfterFunc(time.Second, func() { c.send(ply, move) })
+		}
+		return
+	default:
+		return
+	}
+	var status, toMove string
+	var legal []string
+	var moves int
+	switch {
+	case m.State != nil:
+		status, toMove, legal, moves = m.State.Status, m.State.ToMove, m.State.Legal, len(m.State.Moves)
+	case m.Change != nil:
+		status, toMove, legal, moves = m.Change.Status, m.Change.ToMove, m.Legal, c.ply
+	default:
+		return
+	}
+	c.current.Store(int64(moves))
+	if status == "over" {
+		c.over = true
+		c.ws.CloseNow()
+		if c.seat != "" && c.t.over.Add(1) == 2 {
+			// Both players have seen every move: so have the watchers,
+			// unless they lag, and then they would miss one move at most.
+			for _, w := range c.t.conns[2:] {
+				w.ws.CloseNow()
+			}
+		}
+		return
+	}
+	if c.seat == "" || status != "playing" || toMove != c.seat || len(legal) == 0 {
+		return
+	}
+	if moves <= c.planned {
+		return // already on its way
+	}
+	c.planned = moves
+	move := legal[rand.IntN(len(legal))]
+	time.AfterFunc(c.t.r.think(), func() { c.send(moves, move) })
+}
+
+// watcherView reads only what a watcher needs from a message: its type
+// and its event, which come before the state. The state, which grows with
+// the game, is not decoded: a thousand watchers of one game would
+// otherwise keep the load generator busier than the site.
+func watcherView(data []byte) (*message, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	m := new(message)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		switch tok {
+		case "type":
+			err = dec.Decode(&m.Type)
+		case "event":
+			err = dec.Decode(&m.Event)
+		default:
+			if m.Type != "" && (m.Type != "event" || m.Event != nil) {
+				return m, nil
+			}
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+type moveMessage struct {
+	Type string `json:"type"`
+	ID   int64  `json:"id"`
+	Ply  int    `json:"ply"`
+	Move string `json:"move"`
+}
+
+// send sends a move; it runs on a timer's goroutine.
+func (c *conn) send(ply int, move string) {
+	t := c.t
+	if t.aborted.Load() || t.r.stopping.Load() || c.current.Load() != int64(ply) {
+		return
+	}
+	msg, err := json.Marshal(moveMessage{Type: "move", ID: c.ids.Add(1), Ply: ply, Move: move})
+	if err != nil {
+		panic(err)
+	}
+	c.mu.Lock()
+	c.lastPly, c.lastMove = ply, move
+	c.mu.Unlock()
+	t.mu.Lock()
+	t.sent[ply] = time.Now()
+	t.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	err = c.ws.Write(ctx, websocket.MessageText, msg)
+	cancel()
+	// A player closes its connection when it sees the end, which the
+	// other player's move may have brought meanwhile.
+	if err != nil && !t.aborted.Load() && !t.r.stopping.Load() && t.over.Load() == 0 {
+		t.r.fail(fmt.Errorf("%s of game %s: sending a move: %w", c.name, t.id, err))
+		t.abort()
+	}
+}
+
+// errorLog counts errors and keeps the first few.
+type errorLog struct {
+	mu    sync.Mutex
+	n     int64
+	first []string
+}
+
+const keptErrors = 5
+
+func (l *errorLog) add(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n++
+	if len(l.first) < keptErrors {
+		l.first = append(l.first, err.Error())
+	}
+}
+
+func (l *errorLog) get() (int64, []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n, append([]string{}, l.first...)
+}

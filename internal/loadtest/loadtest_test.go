@@ -1,0 +1,199 @@
+package loadtest
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"net"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func TestHistogramQuantiles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var h histogram
+	var samples []time.Duration
+	for range 20000 {
+		// From microseconds to seconds, most of them around a millisecond.
+		d := time.Duration(math.Exp(rng.NormFloat64()*2+7)) * time.Microsecond
+		samples = append(samples, d)
+		h.record(d)
+	}
+	slices.Sort(samples)
+	got := h.summary()
+	if got.Count != int64(len(samples)) {
+		t.Fatalf("count %d", got.Count)
+	}
+	for _, q := range []struct {
+		p   float64
+		got float64
+	}{{0.50, got.P50}, {0.95, got.P95}, {0.99, got.P99}} {
+		want := float64(samples[int(math.Ceil(q.p*float64(len(samples))))-1].Microseconds()) / 1000
+		if math.Abs(q.got-want) > want*0.01+0.001 {
+			t.Errorf("p%.0f = %.3f ms, want %.3f ms within 1%%", q.p*100, q.got, want)
+		}
+	}
+	if want := float64(samples[len(samples)-1].Microseconds()) / 1000; got.Max != want {
+		t.Errorf("max %.3f, want %.3f", got.Max, want)
+	}
+	var empty histogram
+	if s := empty.summary(); s != (Latency{}) {
+		t.Errorf("nothing recorded: %+v", s)
+	}
+}
+
+func TestBucketsCoverEveryValue(t *testing.T) {
+	last := -1
+	for _, us := range []int64{0, 1, 255, 256, 257, 511, 512, 1000, 1 << 20, 1<<40 + 12345, math.MaxInt64} {
+		i := bucketOf(us)
+		if i < last || i >= histBuckets {
+			t.Fatalf("bucket of %d µs is %d (after %d)", us, i, last)
+		}
+		last = i
+		if mid := bucketMid(i); math.Abs(mid-float64(us)) > float64(us)/128+1 {
+			t.Errorf("%d µs counted as %.0f", us, mid)
+		}
+	}
+}
+
+func TestParseThink(t *testing.T) {
+	for _, tt := range []struct {
+		in     string
+		lo, hi time.Duration
+		ok     bool
+	}{
+		{"2s-10s", 2 * time.Second, 10 * time.Second, true},
+		{"0s-0s", 0, 0, true},
+		{"500ms", 500 * time.Millisecond, 500 * time.Millisecond, true},
+		{"1m-1m30s", time.Minute, 90 * time.Second, true},
+		{"10s-2s", 0, 0, false},
+		{"-1s-2s", 0, 0, false},
+		{"2s-", 0, 0, false},
+		{"", 0, 0, false},
+		{"2-10", 0, 0, false},
+		{"2s-10s-20s", 0, 0, false},
+	} {
+		lo, hi, err := ParseThink(tt.in)
+		if (err == nil) != tt.ok || lo != tt.lo || hi != tt.hi {
+			t.Errorf("ParseThink(%q) = %v, %v, %v", tt.in, lo, hi, err)
+		}
+	}
+}
+
+func TestTarget(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080"},
+		{"http://localhost:8080/", "http://127.0.0.1:8080"},
+		{"http://127.3.2.1:1/some/path", "http://127.3.2.1:1"},
+		{"http://10.0.0.1:8080", ""},
+		{"http://[::1]:8080", ""},
+		{"http://[::ffff:127.0.0.1]:8080", ""},
+		{"http://bretter.example:80", ""},
+		{"https://127.0.0.1:8443", ""},
+		{"http://127.0.0.1", ""},
+		{"127.0.0.1:8080", ""},
+	} {
+		u, err := Target(tt.in)
+		got := ""
+		if err == nil {
+			got = u.String()
+		}
+		if got != tt.want {
+			t.Errorf("Target(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestAddressesAreDistinctAndLoopback(t *testing.T) {
+	var a addresses
+	seen := map[string]bool{}
+	for range 100000 {
+		ip := a.take()
+		if !ip.IsLoopback() || ip[15] == 0 || ip[15] == 255 || ip.Equal(net.IPv4(127, 0, 0, 1)) || ip[13] == 0 {
+			t.Fatalf("address %s", ip)
+		}
+		if seen[ip.String()] {
+			t.Fatalf("address %s twice", ip)
+		}
+		seen[ip.String()] = true
+	}
+}
+
+func TestListenerAndUsage(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	p, _ := strconv.Atoi(port)
+	pid, err := listenerPID(p)
+	if err != nil || pid != os.Getpid() {
+		t.Fatalf("listener of port %d: %d, %v; want %d", p, pid, err, os.Getpid())
+	}
+	ln.Close()
+	if pid, err := listenerPID(p); err == nil {
+		t.Errorf("a closed port is held by %d", pid)
+	}
+	u, err := readUsage(os.Getpid())
+	if err != nil || u.rss <= 0 {
+		t.Errorf("usage %+v, %v", u, err)
+	}
+}
+
+func TestWatcherView(t *testing.T) {
+	for _, tt := range []struct {
+		in         string
+		typ, seat  string
+		moveEvent  bool
+		wantsError bool
+	}{
+		{`{"type":"event","version":3,"event":{"seq":3,"kind":"move","seat":"white","move":"e5","at":"2026-01-01T00:00:00Z"},"state":{"status":"playing","moves":["a1","b2","e5"]}}`, "event", "white", true, false},
+		{`{"state":{"moves":["a1"]},"event":{"kind":"move","seat":"black"},"version":1,"type":"event"}`, "event", "black", true, false},
+		{`{"type":"event","version":4,"event":{"kind":"name","seat":"black"}}`, "event", "black", false, false},
+		{`{"type":"presence","players":{"white":{"online":true}}}`, "presence", "", false, false},
+		{`["type","event"]`, "", "", false, true},
+		{`{"type":"event","event":{"kind":`, "", "", false, true},
+	} {
+		m, err := watcherView([]byte(tt.in))
+		if (err != nil) != tt.wantsError {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		seat, move := "", false
+		if m.Event != nil {
+			seat, move = m.Event.Seat, m.Event.Kind == "move"
+		}
+		if m.Type != tt.typ || seat != tt.seat || move != tt.moveEvent {
+			t.Errorf("%s: type %q, seat %q, move %v", tt.in, m.Type, seat, move)
+		}
+	}
+}
+
+// A player plans its move from an event that carries the whole state after
+// it, and from one that carries only what changed.
+func TestPlayerPlansFromEitherKindOfEvent(t *testing.T) {
+	for _, msg := range []string{
+		`{"type":"event","version":5,"event":{"kind":"move","seat":"white"},"state":{"status":"playing","to_move":"black","moves":["a","b","c","d","e"],"legal":["f","g"]}}`,
+		`{"type":"event","version":5,"event":{"kind":"move","seat":"white"},"change":{"status":"playing","to_move":"black"},"legal":["f","g"]}`,
+	} {
+		r := &run{cfg: Config{ThinkMin: time.Hour, ThinkMax: time.Hour}}
+		tb := &table{r: r, sent: map[int]time.Time{4: time.Now()}}
+		c := &conn{t: tb, seat: "black", ply: 4, planned: -1}
+		r.measuring.Store(true)
+		var m message
+		if err := json.Unmarshal([]byte(msg), &m); err != nil {
+			t.Fatal(err)
+		}
+		c.handle(&m, time.Now())
+		if c.ply != 5 || c.planned != 5 || c.current.Load() != 5 || r.opponent.n.Load() != 1 {
+			t.Errorf("%s: ply %d, planned %d, current %d, latencies %d", msg, c.ply, c.planned, c.current.Load(), r.opponent.n.Load())
+		}
+	}
+}

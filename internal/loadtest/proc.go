@@ -1,0 +1,149 @@
+package loadtest
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The process that serves the target, read from /proc (Linux).
+
+// clockTicks is USER_HZ, the unit of the CPU times in /proc/PID/stat; it
+// is 100 on every Linux architecture Go supports.
+const clockTicks = 100
+
+// listenerPID finds the process listening on TCP port: the socket's inode
+// from /proc/net/tcp{,6}, then the process holding a descriptor of it.
+func listenerPID(port int) (int, error) {
+	inodes := map[string]bool{}
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for line := range strings.Lines(string(data)) {
+			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+			fields := strings.Fields(line)
+			if len(fields) < 10 || fields[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			_, hexPort, ok := strings.Cut(fields[1], ":")
+			if p, err := strconv.ParseInt(hexPort, 16, 32); ok && err == nil && int(p) == port {
+				inodes["socket:["+fields[9]+"]"] = true
+			}
+		}
+	}
+	if len(inodes) == 0 {
+		return 0, fmt.Errorf("nothing on this machine listens on port %d", port)
+	}
+	fds, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+	for _, fd := range fds {
+		if link, err := os.Readlink(fd); err == nil && inodes[link] {
+			pid, err := strconv.Atoi(strings.Split(fd, "/")[2])
+			if err == nil {
+				return pid, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("no process visible here holds the listener on port %d", port)
+}
+
+// usage is what a process has used so far.
+type usage struct {
+	cpu time.Duration // user and system
+	rss int64         // bytes
+}
+
+func readUsage(pid int) (usage, error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return usage{}, err
+	}
+	// The command name in parentheses may hold spaces: count fields
+	// after its closing parenthesis. utime and stime are fields 14 and 15.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return usage{}, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+	}
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 13 {
+		return usage{}, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return usage{}, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+	}
+	u := usage{cpu: time.Duration(utime+stime) * time.Second / clockTicks}
+	status, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return usage{}, err
+	}
+	defer status.Close()
+	sc := bufio.NewScanner(status)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return usage{}, fmt.Errorf("/proc/%d/status: VmRSS %q", pid, rest)
+			}
+			u.rss = kb << 10
+			return u, nil
+		}
+	}
+	return usage{}, fmt.Errorf("/proc/%d/status has no VmRSS", pid)
+}
+
+// Usage is a process's share of the machine during the measurement.
+type Usage struct {
+	PID        int     `json:"pid"`
+	CPUSeconds float64 `json:"cpu_s"`
+	CPUPercent float64 `json:"cpu_percent"` // of one core
+	RSSMB      float64 `json:"rss_mb"`      // at the end
+	PeakRSSMB  float64 `json:"peak_rss_mb"` // the most seen, sampled every second
+}
+
+// watcher samples a process's RSS while the load runs.
+type watcher struct {
+	pid   int
+	start usage
+	began time.Time
+	peak  int64
+}
+
+func watch(pid int) (*watcher, error) {
+	u, err := readUsage(pid)
+	if err != nil {
+		return nil, err
+	}
+	return &watcher{pid: pid, start: u, began: time.Now(), peak: u.rss}, nil
+}
+
+func (w *watcher) sample() {
+	if u, err := readUsage(w.pid); err == nil {
+		w.peak = max(w.peak, u.rss)
+	}
+}
+
+func (w *watcher) finish() (Usage, error) {
+	u, err := readUsage(w.pid)
+	if err != nil {
+		return Usage{}, err
+	}
+	w.peak = max(w.peak, u.rss)
+	cpu := (u.cpu - w.start.cpu).Seconds()
+	return Usage{
+		PID:        w.pid,
+		CPUSeconds: cpu,
+		CPUPercent: 100 * cpu / time.Since(w.began).Seconds(),
+		RSSMB:      float64(u.rss) / (1 << 20),
+		PeakRSSMB:  float64(w.peak) / (1 << 20),
+	}, nil
+}
+
+func selfPID() int { return os.Getpid() }

@@ -1,0 +1,51 @@
+package loadtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// WriteText prints the report for people.
+func (r *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "target      %s, %d %s games, %d watchers each, thinking %s\n", r.Target, r.Games, r.Game, r.Watchers, r.Think)
+	fmt.Fprintf(w, "set up      %.1fs; measured %.1fs; %d games finished\n", r.SetupSeconds, r.Seconds, r.GamesFinished)
+	fmt.Fprintf(w, "moves       %d, %.1f/s\n", r.Moves, r.MovesPerSecond)
+	fmt.Fprintf(w, "%-11s %9s %9s %9s %9s %9s\n", "latency", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
+	rows := []struct {
+		name string
+		l    Latency
+	}{{"opponent", r.Opponent}, {"watchers", r.WatchersLatency}}
+	if r.Watchers == 0 {
+		rows = rows[:1]
+	}
+	for _, l := range rows {
+		fmt.Fprintf(w, "%-11s %9d %9.2f %9.2f %9.2f %9.2f\n", l.name, l.l.Count, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
+	}
+	fmt.Fprintf(w, "errors      %d\n", r.Errors)
+	for _, e := range r.FirstErrors {
+		fmt.Fprintf(w, "  %s\n", e)
+	}
+	if r.Server != nil {
+		writeUsage(w, "server", r.Server)
+	} else {
+		fmt.Fprintf(w, "server      not measured: %s\n", r.ServerNote)
+	}
+	if r.Self != nil {
+		writeUsage(w, "loadtest", r.Self)
+	}
+}
+
+func writeUsage(w io.Writer, name string, u *Usage) {
+	fmt.Fprintf(w, "%-11s pid %d: CPU %.1fs (%.0f%% of a core), RSS %.0f MB (peak %.0f MB)\n", name, u.PID, u.CPUSeconds, u.CPUPercent, u.RSSMB, u.PeakRSSMB)
+}
+
+// WriteJSON prints the report as one JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	if r.FirstErrors == nil {
+		r.FirstErrors = []string{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
