@@ -1,6 +1,6 @@
 // Command bretter serves the bretter site and offers the rules engines and
 // the computer opponent on the command line: `bretter serve` (the
-// default), `judge`, `perft`, `gtp`, `codecup` and `match`. Run
+// default), `judge`, `perft`, `gtp`, `codecup`, `match` and `loadtest`. Run
 // `bretter help` for the details.
 package main
 
