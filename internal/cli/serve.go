@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"bretter/game"
+	"bretter/internal/bus"
 	"bretter/internal/server"
 	"bretter/internal/store"
 	"bretter/internal/web"
@@ -29,6 +30,8 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")
 	dbPath := fs.String("db", envOr("BRETTER_DB", "bretter.db"), "SQLite database file, created if missing (env BRETTER_DB)")
+	busURL := fs.String("bus", os.Getenv("BRETTER_BUS"), "NATS address, nats://HOST:PORT, that connects several instances on one store; none for one instance (env BRETTER_BUS)")
+	busPrefix := fs.String("bus-prefix", envOr("BRETTER_BUS_PREFIX", "bretter"), "what the site's NATS subjects and lease bucket begin with (env BRETTER_BUS_PREFIX)")
 	verbose := fs.Bool("v", false, "log every request")
 	pushEndpoints := fs.String("push-endpoints", "", "comma-separated address prefixes Web Push may send to (default: the browsers' push services)")
 	if err := fs.Parse(args); err != nil {
@@ -45,14 +48,19 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 			push = append(push, p)
 		}
 	}
-	if err := run(*addr, *dbPath, push, games, log, stderr); err != nil {
+	if err := run(*addr, *dbPath, busOptions{*busURL, *busPrefix}, push, games, log, stderr); err != nil {
 		log.Error("bretter stopped", "err", err)
 		return 1
 	}
 	return 0
 }
 
-func run(addr, dbPath string, push []string, games []game.Game, log *slog.Logger, stderr io.Writer) error {
+// busOptions say where the other instances are: no URL, none.
+type busOptions struct {
+	url, prefix string
+}
+
+func run(addr, dbPath string, busOpt busOptions, push []string, games []game.Game, log *slog.Logger, stderr io.Writer) error {
 	site, err := web.New(games)
 	if err != nil {
 		return fmt.Errorf("loading the site: %w", err)
@@ -66,7 +74,27 @@ func run(addr, dbPath string, push []string, games []game.Game, log *slog.Logger
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.Config{Store: st, Games: games, Site: site, Log: log, PushServices: push})
+	cfg := server.Config{Store: st, Games: games, Site: site, Log: log, PushServices: push}
+	if busOpt.url != "" {
+		host, _ := os.Hostname()
+		cfg.Instance = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), ln.Addr())
+		dctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		b, err := bus.Dial(dctx, busOpt.url, busOpt.prefix, cfg.Instance, log)
+		cancel()
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		// Drained last, after the live connections are closed and the
+		// computer's moves are stored, so that their news goes out.
+		defer b.Drain()
+		cfg.Bus = b
+	}
+	srv := server.New(cfg)
+	if err := srv.Listen(); err != nil {
+		ln.Close()
+		return fmt.Errorf("listening on the bus: %w", err)
+	}
 	httpServer := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -76,6 +104,9 @@ func run(addr, dbPath string, push []string, games []game.Game, log *slog.Logger
 	go func() { srv.Run(background); close(done) }()
 
 	fmt.Fprintf(stderr, "bretter: serving on %s (database %s)\n", publicURL(addr, ln.Addr()), dbPath)
+	if busOpt.url != "" {
+		fmt.Fprintf(stderr, "bretter: instance %s, with the others on %s\n", cfg.Instance, busOpt.url)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.Serve(ln) }()
 	select {

@@ -33,9 +33,9 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 	end := ending(steps[len(steps)-1])
 	if err := h.store.Append(ctx, g.rec.ID, events, end); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			// Another server wrote first: forget what we knew.
+			// Another instance wrote first: forget what we knew.
 			g.loaded = false
-			return 0, errStale(len(g.moves), len(g.moves)+1)
+			return 0, conflict{errStale(len(g.moves), len(g.moves)+1)}
 		}
 		return 0, err
 	}
@@ -54,6 +54,7 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 		g.view = g.state.View()
 		h.broadcastEvent(g, e)
 	}
+	h.publish(g, busMessage{Kind: "events", Events: events, End: end})
 	h.thinkIfComputerTurn(g)
 	h.armClock(g)
 	h.tellPlayers(g, steps[len(steps)-1].event)

@@ -39,7 +39,7 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite string) (joined
 	if err := h.store.Join(ctx, g.rec.ID, j.seat, hash, h.now()); err != nil {
 		g.loaded = false // the store knows better: ask it next time
 		if errors.Is(err, store.ErrConflict) {
-			return joined{}, errSeatTaken
+			return joined{}, conflict{errSeatTaken}
 		}
 		return joined{}, err
 	}
@@ -52,6 +52,7 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite string) (joined
 		g.rec.Status = "playing"
 	}
 	h.broadcastState(g)
+	h.publish(g, busMessage{Kind: "changed"})
 	h.notify(notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(j.seat), kind: "joined"})
 	return j, nil
 }

@@ -82,7 +82,7 @@ func (h *hub) resync(ctx context.Context, id string, sub *subscriber, after int)
 }
 
 func (h *hub) unsubscribe(id string, sub *subscriber) {
-	h.with(context.Background(), id, func(g *liveGame) error {
+	h.withCached(context.Background(), id, func(g *liveGame) error {
 		if _, ok := g.subs[sub]; !ok {
 			return nil
 		}
@@ -182,9 +182,21 @@ func (h *hub) broadcastState(g *liveGame) {
 	})
 }
 
+// broadcastPresence tells every page, here and on the other instances,
+// that this instance's pages of g's players changed.
 func (h *hub) broadcastPresence(g *liveGame) {
+	h.publishPresence(g)
+	h.showPresence(g)
+}
+
+// showPresence sends this instance's pages who is online.
+func (h *hub) showPresence(g *liveGame) {
 	players := g.players()
 	h.broadcast(g, func(string) any { return map[string]any{"type": "presence", "players": players} })
+}
+
+func (h *hub) broadcastNext(g *liveGame) {
+	h.broadcast(g, func(string) any { return map[string]any{"type": "next", "game": g.rec.Next} })
 }
 
 // closeAll drops every subscriber, for shutdown.

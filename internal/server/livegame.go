@@ -16,8 +16,12 @@ type liveGame struct {
 	evicted bool // dropped from the hub: whoever holds it must look again
 	used    time.Time
 
-	subs      map[*subscriber]struct{}
-	presence  [2]presence
+	subs     map[*subscriber]struct{}
+	presence [2]presence // this instance's pages
+	// remote is what the other instances said of their pages, by
+	// instance; asked is set once they have been asked.
+	remote    map[string]remotePresence
+	asked     bool
 	now       func() time.Time // the hub's clock
 	flagTimer *time.Timer      // ends the game when the running clock runs out
 

@@ -28,6 +28,10 @@ func (h *hub) ensureLoaded(ctx context.Context, id string, g *liveGame) error {
 		// Pages open across a reload may have missed events.
 		h.broadcastState(g)
 	}
+	if h.bus != nil && !g.asked {
+		g.asked = true
+		h.publish(g, busMessage{Kind: "ask"})
+	}
 	return nil
 }
 

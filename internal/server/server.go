@@ -32,6 +32,10 @@ type Config struct {
 	PushServices []string
 	// PushContact is who the push services may write to about this site.
 	PushContact string
+	// Bus connects this instance to the others of the site; nil when it
+	// runs alone. Instance names it there (a random name when empty).
+	Bus      Bus
+	Instance string
 }
 
 // Server handles every request of the site.
@@ -97,6 +101,10 @@ func New(cfg Config) *Server {
 	}
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
+	s.hub.bus, s.hub.instance = cfg.Bus, cfg.Instance
+	if s.hub.instance == "" {
+		s.hub.instance = newID()
+	}
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
 	s.routes()
 	return s
@@ -185,6 +193,10 @@ func (r *statusRecorder) WriteHeader(code int) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// Listen starts taking the other instances' news, before the server
+// serves; without a bus it does nothing.
+func (s *Server) Listen() error { return s.hub.listen() }
+
 // Run gives the computer its moves in the games that wait for one, evicts
 // idle games from memory until ctx ends, then stops the computer's
 // searches and closes every live connection.
@@ -202,8 +214,16 @@ func (s *Server) Run(ctx context.Context) {
 	go s.push.run(ctx)
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
+	var beat <-chan time.Time
+	if s.hub.bus != nil {
+		b := time.NewTicker(heartbeat)
+		defer b.Stop()
+		beat = b.C
+	}
 	for {
 		select {
+		case <-beat:
+			s.hub.sweep()
 		case <-ctx.Done():
 			s.hub.stop()
 			s.hub.thinkers.close()
