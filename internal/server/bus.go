@@ -205,7 +205,7 @@ func (h *hub) receive(id string, data []byte) {
 				g.remote = map[string]remotePresence{}
 			}
 			p := *m.Presence
-			p.heard = time.Now()
+			p.heard = h.now()
 			g.remote[m.From] = p
 			h.showPresence(g)
 		}
@@ -301,7 +301,7 @@ func (h *hub) liveIDs(keep func(g *liveGame) bool) []string {
 // said, and queues the games that wait for the computer, in case the
 // instance searching for them has died (the lease tells).
 func (h *hub) sweep() {
-	now := time.Now()
+	now := h.now()
 	for _, id := range h.liveIDs(func(*liveGame) bool { return true }) {
 		h.withCached(h.ctx, id, func(g *liveGame) error {
 			if g.presence[0].conns+g.presence[1].conns > 0 {

@@ -45,7 +45,7 @@ type sharedStore interface {
 }
 
 type cluster struct {
-	t      *testing.T
+	t      testing.TB
 	prefix string
 	dbPath string
 	nodes  []*node
@@ -67,7 +67,7 @@ type node struct {
 }
 
 // newCluster starts n instances on one new store and one NATS.
-func newCluster(t *testing.T, n int) *cluster {
+func newCluster(t testing.TB, n int) *cluster {
 	t.Helper()
 	prefix := make([]byte, 6)
 	rand.Read(prefix)

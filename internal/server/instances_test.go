@@ -102,6 +102,26 @@ func TestThreeInstancesPlayAGame(t *testing.T) {
 	white.untilType("presence", func(m message) bool { return !m.Players["black"].Online })
 }
 
+// A player's page on an instance that dies is shown away on the others
+// once the dead instance has gone quiet for a while.
+func TestDeadInstancesPlayersGoAway(t *testing.T) {
+	c := newCluster(t, 2)
+	a, b := c.nodes[0], c.nodes[1]
+	g := a.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	white := a.open(t, "white", g.id, g.white, -1)
+	b.open(t, "black", g.id, g.black, -1)
+	white.untilType("presence", func(m message) bool { return m.Players["black"].Online })
+	ft := &fakeTime{now: time.Now()}
+	useFakeTimeAt(a.testServer, ft)
+	b.kill()
+	a.srv.hub.sweep()
+	ft.mu.Lock()
+	ft.now = ft.now.Add(presenceLasts + time.Second)
+	ft.mu.Unlock()
+	a.srv.hub.sweep()
+	white.untilType("presence", func(m message) bool { return !m.Players["black"].Online })
+}
+
 // The case of a stale copy: one instance loaded a game that was waiting;
 // then, on another instance whose news never arrive, the friend joined
 // and 101 moves were played. The first instance must answer from the
