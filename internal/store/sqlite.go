@@ -123,33 +123,40 @@ func OpenSQLite(path string) (*SQLite, error) {
 }
 
 func (s *SQLite) migrate(ctx context.Context) error {
-	if _, err := s.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	var version int
-	err := s.write.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
-	if errors.Is(err, sql.ErrNoRows) {
-		_, err = s.write.ExecContext(ctx, `INSERT INTO schema_version VALUES (0)`)
-	}
-	if err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("the database has schema version %d, newer than this program's %d", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
+	// Each step reads the version in the transaction that changes it:
+	// instances started at once on a new file take turns, and each
+	// migration runs once.
+	for {
+		done := false
 		err := s.tx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-				return fmt.Errorf("migration %d: %w", i+1, err)
+			if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+				return err
 			}
-			_, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, i+1)
+			var version int
+			err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
+			if errors.Is(err, sql.ErrNoRows) {
+				_, err = tx.ExecContext(ctx, `INSERT INTO schema_version VALUES (0)`)
+			}
+			if err != nil {
+				return err
+			}
+			if version > len(migrations) {
+				return fmt.Errorf("the database has schema version %d, newer than this program's %d", version, len(migrations))
+			}
+			if version == len(migrations) {
+				done = true
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
+				return fmt.Errorf("migration %d: %w", version+1, err)
+			}
+			_, err = tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, version+1)
 			return err
 		})
-		if err != nil {
+		if err != nil || done {
 			return err
 		}
 	}
-	return nil
 }
 
 // Close waits for the appends under way and closes the database.
