@@ -36,7 +36,12 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	// (when they start, or when the one searching seems gone): the lease
 	// makes one search. Taken before the game is looked at, so that
 	// nobody searches a position the holder has just moved from. The
-	// store's versions keep a second move out even without it.
+	// store's versions keep a second move out even without it: the lease
+	// only spares the work. That is why it lives in JetStream, not in a
+	// row of the store: it needs no durability, a dead holder's lease
+	// lapses by itself (the bucket's age limit) with no sweeper and no
+	// comparing of clocks between machines, and neither SQL dialect gets
+	// a table rewritten every few seconds.
 	release, ok, err := h.hold(ctx, "computer."+id)
 	if err != nil {
 		if ctx.Err() == nil {
