@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"net"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +38,27 @@ func TestServeSettingsFromEnvironment(t *testing.T) {
 	}
 	if _, code := runCmd(t, "", "serve", "-addr", "not an address", "-db", t.TempDir()+"/x.db"); code != 1 {
 		t.Fatalf("an address that cannot be listened on: exit %d", code)
+	}
+}
+
+// A bus that cannot be reached, or a prefix that cannot name subjects,
+// stops the server at once with the reason.
+func TestServeRefusesABadBus(t *testing.T) {
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nobody := free.Addr().String()
+	free.Close()
+	for _, tt := range []struct{ args []string }{
+		{[]string{"-bus", "nats://" + nobody}},
+		{[]string{"-bus", "nats://" + nobody, "-bus-prefix", "a.b"}},
+	} {
+		args := append([]string{"serve", "-addr", "127.0.0.1:0", "-db", t.TempDir() + "/x.db"}, tt.args...)
+		var out, errOut bytes.Buffer
+		code := Run(args, testGames, strings.NewReader(""), &out, &errOut)
+		if code != 1 || !strings.Contains(errOut.String(), "bus") {
+			t.Errorf("serve %v: exit %d, %q", tt.args, code, errOut.String())
+		}
 	}
 }
