@@ -78,6 +78,9 @@ func run(addr, dbPath string, busOpt busOptions, push []string, games []game.Gam
 	if busOpt.url != "" {
 		host, _ := os.Hostname()
 		cfg.Instance = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), ln.Addr())
+		// Several instances write to one log collector: say which is which.
+		log = log.With("instance", cfg.Instance)
+		cfg.Log = log
 		dctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		b, err := bus.Dial(dctx, busOpt.url, busOpt.prefix, cfg.Instance, log)
 		cancel()
