@@ -99,12 +99,12 @@ func New(cfg Config) *Server {
 	if cfg.PushContact == "" {
 		cfg.PushContact = "bretter@localhost"
 	}
-	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
-	s.hub.notify = s.push.tell
 	s.hub.bus, s.hub.instance = cfg.Bus, cfg.Instance
 	if s.hub.instance == "" {
 		s.hub.instance = newID()
 	}
+	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
+	s.hub.notify = s.push.tell
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
 	s.routes()
 	return s

@@ -266,21 +266,6 @@ func (s *SQLite) Load(ctx context.Context, id string) (Game, []Event, error) {
 	return g, events, nil
 }
 
-// Mark returns what tells whether a copy of game id is current.
-func (s *SQLite) Mark(ctx context.Context, id string) (Mark, error) {
-	var m Mark
-	err := s.read.QueryRowContext(ctx, `SELECT version, status, white_hash IS NOT NULL, black_hash IS NOT NULL, next_id,
-		(SELECT COALESCE(MAX(seq), 0) FROM chat WHERE game_id = games.id) FROM games WHERE id = ?`, id).
-		Scan(&m.Version, &m.Status, &m.Seated[0], &m.Seated[1], &m.Next, &m.Chat)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Mark{}, ErrNotFound
-	}
-	if err != nil {
-		return Mark{}, fmt.Errorf("game %s: reading its mark: %w", id, err)
-	}
-	return m, nil
-}
-
 // Append adds events, numbered from the one after the last, and records
 // the ending they bring, if any: all of them or none. A taken number, or
 // a game already over, is ErrConflict, so exactly one of two racing

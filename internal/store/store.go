@@ -70,17 +70,6 @@ type Subscription struct {
 	Lang         string
 }
 
-// Mark is what changes whenever a game does: two equal marks of a game
-// mean that nothing changed in between, so an instance compares the mark
-// of its copy with the store's before it trusts the copy.
-type Mark struct {
-	Version int    // number of events
-	Status  string // "waiting", "playing" or "over"
-	Seated  [2]bool
-	Next    string
-	Chat    int // the number of the last chat line
-}
-
 // Ending is the result an event brings, if any.
 type Ending struct {
 	Winner, Reason string
