@@ -164,8 +164,18 @@ func (b *NATS) Hold(ctx context.Context, key string) (release func(), ok bool, e
 	}, true, nil
 }
 
-// Reachable reports whether the connection to NATS is up.
-func (b *NATS) Reachable() bool { return b.conn.IsConnected() }
+// Ping makes a round trip to the NATS server, for a readiness check.
+func (b *NATS) Ping(ctx context.Context) error {
+	if !b.conn.IsConnected() {
+		return fmt.Errorf("the bus is %s", b.conn.Status())
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+	}
+	return b.conn.FlushWithContext(ctx)
+}
 
 // Close closes the connection at once, as a crash would.
 func (b *NATS) Close() { b.conn.Close() }

@@ -77,12 +77,9 @@ func run(addr, dbPath string, busOpt busOptions, push []string, games []game.Gam
 	cfg := server.Config{Store: st, Games: games, Site: site, Log: log, PushServices: push}
 	if busOpt.url != "" {
 		host, _ := os.Hostname()
-		cfg.Instance = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), ln.Addr())
-		// Several instances write to one log collector: say which is which.
-		log = log.With("instance", cfg.Instance)
-		cfg.Log = log
+		name := fmt.Sprintf("bretter %s pid %d on %s", host, os.Getpid(), ln.Addr())
 		dctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		b, err := bus.Dial(dctx, busOpt.url, busOpt.prefix, cfg.Instance, log)
+		b, err := bus.Dial(dctx, busOpt.url, busOpt.prefix, name, log)
 		cancel()
 		if err != nil {
 			ln.Close()
@@ -108,7 +105,7 @@ func run(addr, dbPath string, busOpt busOptions, push []string, games []game.Gam
 
 	fmt.Fprintf(stderr, "bretter: serving on %s (database %s)\n", publicURL(addr, ln.Addr()), dbPath)
 	if busOpt.url != "" {
-		fmt.Fprintf(stderr, "bretter: instance %s, with the others on %s\n", cfg.Instance, busOpt.url)
+		fmt.Fprintf(stderr, "bretter: with the other instances on %s\n", busOpt.url)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.Serve(ln) }()

@@ -128,7 +128,7 @@ func (c *cluster) start(opt nodeOptions) *node {
 		t.Fatal(err)
 	}
 	st := c.openStore()
-	srv := New(Config{Store: st, Games: testGames, Site: site, Log: log, Bus: asBus, Instance: name,
+	srv := New(Config{Store: st, Games: testGames, Site: site, Log: log, Bus: asBus,
 		CreatesPerMinute: 60000, MovesPerSecond: 100000, ConnsPerClient: 1000, ChatsPerMinute: 60000})
 	n := &node{name: name, store: st, bus: b, stopped: make(chan struct{})}
 	srv.hub.notify = func(x notice) { n.mu.Lock(); n.notices = append(n.notices, x); n.mu.Unlock() }

@@ -51,8 +51,8 @@ type hub struct {
 	searches atomic.Int64
 	notify   func(notice)
 
-	// bus connects this instance, named instance, to the others; nil
-	// when it is alone. lag, if set, is told how long each event took
+	// bus connects this instance, known there as instance, to the
+	// others; nil when it is alone. lag, if set, is told how long each event took
 	// from the instance that stored it to this one.
 	bus      Bus
 	instance string

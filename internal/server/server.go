@@ -33,9 +33,8 @@ type Config struct {
 	// PushContact is who the push services may write to about this site.
 	PushContact string
 	// Bus connects this instance to the others of the site; nil when it
-	// runs alone. Instance names it there (a random name when empty).
-	Bus      Bus
-	Instance string
+	// runs alone.
+	Bus Bus
 }
 
 // Server handles every request of the site.
@@ -99,10 +98,9 @@ func New(cfg Config) *Server {
 	if cfg.PushContact == "" {
 		cfg.PushContact = "bretter@localhost"
 	}
-	s.hub.bus, s.hub.instance = cfg.Bus, cfg.Instance
-	if s.hub.instance == "" {
-		s.hub.instance = newID()
-	}
+	// A name of its own for each start, so that the instance knows its
+	// own news whatever it is called in the logs.
+	s.hub.bus, s.hub.instance = cfg.Bus, newID()
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove)
