@@ -37,13 +37,15 @@ type event struct {
 }
 
 // livePage is a game page's live connection: it keeps the events it was
-// told and fails the test when they come out of order.
+// told and fails the test when they come out of order, or when, after the
+// first state, a state brings events that came as no event.
 type livePage struct {
-	t      *testing.T
-	name   string
-	conn   *websocket.Conn
-	events []event
-	acks   map[int64]string // message id → "ack" or the error's code
+	t       *testing.T
+	name    string
+	conn    *websocket.Conn
+	events  []event
+	started bool
+	acks    map[int64]string // message id → "ack" or the error's code
 }
 
 func openPage(t *testing.T, name string, srv *bt.Server, id, secret string, after int) *livePage {
@@ -63,7 +65,7 @@ func openPage(t *testing.T, name string, srv *bt.Server, id, secret string, afte
 		t.Fatalf("%s: connecting: %v", name, err)
 	}
 	t.Cleanup(func() { conn.CloseNow() })
-	return &livePage{t: t, name: name, conn: conn, acks: map[int64]string{}}
+	return &livePage{t: t, name: name, conn: conn, acks: map[int64]string{}, started: after >= 0}
 }
 
 // take reads one message and returns its type; "" when the connection
@@ -102,7 +104,10 @@ func (p *livePage) take() string {
 		if s.Version < len(p.events) || len(s.Events) != s.Version || !equalEvents(s.Events[:len(p.events)], p.events) {
 			p.t.Fatalf("%s: a state at version %d does not follow the %d events seen", p.name, s.Version, len(p.events))
 		}
-		p.events = s.Events
+		if p.started && s.Version != len(p.events) {
+			p.t.Fatalf("%s: a state at version %d skipped events after %d", p.name, s.Version, len(p.events))
+		}
+		p.events, p.started = s.Events, true
 	case "ack":
 		p.acks[m.ID] = "ack"
 	case "error":

@@ -106,20 +106,11 @@ func (h *hub) verify(ctx context.Context, id string, g *liveGame) error {
 	return h.reload(ctx, id, g)
 }
 
-// reload loads g again and sends its pages what they missed: the state,
-// and the chat lines to the players. g is locked.
+// reload loads g again, and sends its pages what they missed. g is
+// locked.
 func (h *hub) reload(ctx context.Context, id string, g *liveGame) error {
-	chat := g.mark().Chat
 	g.loaded = false
-	if err := h.ensureLoaded(ctx, id, g); err != nil {
-		return err
-	}
-	for _, line := range g.chat {
-		if line.Seq > chat {
-			h.broadcastChat(g, line)
-		}
-	}
-	return nil
+	return h.ensureLoaded(ctx, id, g)
 }
 
 // publish tells the other instances of m about g.
@@ -184,7 +175,10 @@ func (h *hub) receive(id string, data []byte) {
 	case "events":
 		h.receiveEvents(id, g, m)
 	case "changed":
-		h.repair(id, g)
+		// Perhaps known already: loaded since it was sent.
+		if err := h.verify(h.ctx, id, g); err != nil && h.ctx.Err() == nil {
+			h.log.Error("bus: checking a game against the store", "game", id, "err", err)
+		}
 	case "next":
 		if g.rec.Next == "" && m.Next != "" && validID(m.Next) {
 			g.rec.Next = m.Next

@@ -173,15 +173,17 @@ func (n *node) noticesSent() []notice {
 }
 
 // page is a live connection that keeps what it was told and checks that
-// it comes in order: every event follows the one before, and a state
-// (after a reload) only ever adds to what the page knew.
+// it comes in order: every event follows the one before, and once the
+// first state has set out the game, every event comes as an event (a
+// later state only confirms what the page knows).
 type page struct {
-	t      *testing.T
-	name   string
-	conn   *websocket.Conn
-	events []store.Event
-	other  []message // messages that are neither events nor states
-	acks   map[int64]message
+	t       *testing.T
+	name    string
+	conn    *websocket.Conn
+	events  []store.Event
+	started bool      // the page knows the game: a state may add nothing
+	other   []message // messages that are neither events nor states
+	acks    map[int64]message
 }
 
 func (n *node) open(t *testing.T, name, id, secret string, after int) *page {
@@ -191,7 +193,7 @@ func (n *node) open(t *testing.T, name, id, secret string, after int) *page {
 		q = fmt.Sprintf("?after=%d", after)
 	}
 	c := n.dial(t, id, secret, q)
-	return &page{t: t, name: name, conn: c.conn, acks: map[int64]message{}}
+	return &page{t: t, name: name, conn: c.conn, acks: map[int64]message{}, started: after >= 0}
 }
 
 // take reads one message and keeps it.
@@ -226,7 +228,11 @@ func (p *page) take() message {
 		if !sameEvents(s.Events[:len(p.events)], p.events) {
 			p.t.Fatalf("%s: a state that rewrites the events seen", p.name)
 		}
+		if p.started && s.Version != len(p.events) {
+			p.t.Fatalf("%s: a state at version %d skipped events after %d", p.name, s.Version, len(p.events))
+		}
 		p.events = append(p.events, s.Events[len(p.events):]...)
+		p.started = true
 	case "ack", "error":
 		p.acks[m.ID] = m
 	default:

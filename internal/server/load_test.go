@@ -187,6 +187,10 @@ func playLoadGameOn(b *testing.B, white, black *testServer, g testGame, n int, s
 			m := other.next("event")
 			if m.Version == ply+1 {
 				out = append(out, time.Since(sent))
+				if m.State == nil {
+					// Caught up after a reload: the state follows.
+					m = other.next("state")
+				}
 				legal = m.State.Legal
 				break
 			}
