@@ -18,16 +18,29 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// LeaseTTL is how long a lease outlives an instance that stopped
-// renewing it: one that died.
-const LeaseTTL = 15 * time.Second
+// Config says where the bus is and how to use it.
+type Config struct {
+	URL string // nats://HOST:PORT
+	// Prefix begins every subject and the lease bucket, so that several
+	// sites may share one NATS.
+	Prefix string
+	Name   string // this instance, to the NATS server's monitoring
+	Log    *slog.Logger
+	// LeaseTTL is how long a lease outlives an instance that stopped
+	// renewing it (one that died); DefaultLeaseTTL when zero.
+	LeaseTTL time.Duration
+}
+
+// DefaultLeaseTTL is the lease's life without renewal.
+const DefaultLeaseTTL = 15 * time.Second
 
 // NATS is a connection to the site's NATS.
 type NATS struct {
-	conn   *nats.Conn
-	prefix string
-	leases jetstream.KeyValue
-	log    *slog.Logger
+	conn     *nats.Conn
+	prefix   string
+	leases   jetstream.KeyValue
+	leaseTTL time.Duration
+	log      *slog.Logger
 
 	// lost is called when messages may have been missed: after a
 	// reconnection, or when this instance fell behind.
@@ -39,14 +52,16 @@ type NATS struct {
 // JetStream bucket.
 var validPrefix = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
-// Dial connects to the NATS at url. Every subject and the lease bucket
-// begin with prefix, so that several sites may share one NATS. name names
-// this instance to the NATS server's monitoring.
-func Dial(ctx context.Context, url, prefix, name string, log *slog.Logger) (*NATS, error) {
+// Dial connects to the NATS that cfg names.
+func Dial(ctx context.Context, cfg Config) (*NATS, error) {
+	url, prefix, name, log := cfg.URL, cfg.Prefix, cfg.Name, cfg.Log
 	if !validPrefix.MatchString(prefix) {
 		return nil, fmt.Errorf("bus prefix %q: use 1 to 64 letters, digits, - or _", prefix)
 	}
-	b := &NATS{prefix: prefix, log: log, lost: func() {}, closed: make(chan struct{})}
+	if cfg.LeaseTTL == 0 {
+		cfg.LeaseTTL = DefaultLeaseTTL
+	}
+	b := &NATS{prefix: prefix, log: log, leaseTTL: cfg.LeaseTTL, lost: func() {}, closed: make(chan struct{})}
 	conn, err := nats.Connect(url, nats.Name(name),
 		// Keep trying for ever: the store is the record, the bus only news.
 		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
@@ -79,7 +94,7 @@ func Dial(ctx context.Context, url, prefix, name string, log *slog.Logger) (*NAT
 	}
 	b.leases, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket: prefix + "_leases",
-		TTL:    LeaseTTL,
+		TTL:    cfg.LeaseTTL,
 		// Leases only spare work that the store's versions make safe to
 		// repeat: losing them with the NATS server costs nothing else.
 		Storage: jetstream.MemoryStorage,
@@ -121,7 +136,7 @@ func (b *NATS) Listen(handle func(game string, data []byte), lost func()) error 
 
 // Hold takes the lease called key, unless another instance holds it, and
 // renews it until release is called. An instance that dies loses its
-// leases after LeaseTTL.
+// leases after the lease's TTL.
 func (b *NATS) Hold(ctx context.Context, key string) (release func(), ok bool, err error) {
 	rev, err := b.leases.Create(ctx, key, []byte(b.conn.Opts.Name))
 	if errors.Is(err, jetstream.ErrKeyExists) {
@@ -134,27 +149,28 @@ func (b *NATS) Hold(ctx context.Context, key string) (release func(), ok bool, e
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		t := time.NewTicker(LeaseTTL / 3)
+		t := time.NewTicker(b.leaseTTL / 3)
 		defer t.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-t.C:
-				uctx, cancel := context.WithTimeout(context.Background(), LeaseTTL/3)
-				rev, err = b.leases.Update(uctx, key, []byte(b.conn.Opts.Name), rev)
+				uctx, cancel := context.WithTimeout(context.Background(), b.leaseTTL/3)
+				next, err := b.leases.Update(uctx, key, []byte(b.conn.Opts.Name), rev)
 				cancel()
 				if err != nil {
 					b.log.Warn("bus: renewing a lease", "lease", key, "err", err)
 					return
 				}
+				rev = next
 			}
 		}
 	}()
 	return func() {
 		close(done)
 		<-stopped
-		dctx, cancel := context.WithTimeout(context.Background(), LeaseTTL/3)
+		dctx, cancel := context.WithTimeout(context.Background(), b.leaseTTL/3)
 		defer cancel()
 		// Only our own revision: a lease that lapsed and was taken since
 		// is the new holder's.

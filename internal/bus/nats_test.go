@@ -22,7 +22,10 @@ func testNATS() string {
 }
 
 // pair connects two instances with a prefix of the test's own.
-func pair(t *testing.T) (*NATS, *NATS) {
+func pair(t *testing.T) (*NATS, *NATS) { return pairTTL(t, 0) }
+
+// pairTTL is pair with leases of the given life.
+func pairTTL(t *testing.T, ttl time.Duration) (*NATS, *NATS) {
 	t.Helper()
 	b := make([]byte, 6)
 	rand.Read(b)
@@ -30,7 +33,7 @@ func pair(t *testing.T) (*NATS, *NATS) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var out [2]*NATS
 	for i := range out {
-		n, err := Dial(t.Context(), testNATS(), prefix, "test", log)
+		n, err := Dial(t.Context(), Config{URL: testNATS(), Prefix: prefix, Name: "test", Log: log, LeaseTTL: ttl})
 		if err != nil {
 			t.Fatalf("the tests need NATS with JetStream at %s: %v", testNATS(), err)
 		}
@@ -117,6 +120,39 @@ func TestLeaseHasOneHolder(t *testing.T) {
 	again()
 }
 
+// A lease is renewed while it is held, beyond its life; the lease of an
+// instance that died lapses, and another takes it.
+func TestLeaseLapsesWhenItsHolderDies(t *testing.T) {
+	const ttl = 3 * time.Second
+	a, b := pairTTL(t, ttl)
+	release, ok, err := a.Hold(t.Context(), "computer.abcdefghij")
+	if err != nil || !ok {
+		t.Fatalf("the first hold: %v %v", ok, err)
+	}
+	time.Sleep(ttl + ttl/3)
+	if _, ok, err := b.Hold(t.Context(), "computer.abcdefghij"); err != nil || ok {
+		t.Fatalf("a lease held and renewed was taken: %v %v", ok, err)
+	}
+	a.Close() // it dies: no renewal, no release
+	defer release()
+	// Only to end a test that hangs; not a measure of speed.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		r, ok, err := b.Hold(t.Context(), "computer.abcdefghij")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			r()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the dead holder's lease never lapsed")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // A closed connection is not ready.
 func TestPing(t *testing.T) {
 	a, _ := pair(t)
@@ -131,7 +167,7 @@ func TestPing(t *testing.T) {
 
 func TestPrefixIsChecked(t *testing.T) {
 	for _, p := range []string{"", "a.b", "a b", "a*", "a>"} {
-		if _, err := Dial(t.Context(), testNATS(), p, "test", slog.New(slog.NewTextHandler(io.Discard, nil))); err == nil {
+		if _, err := Dial(t.Context(), Config{URL: testNATS(), Prefix: p, Name: "test", Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err == nil {
 			t.Errorf("prefix %q was taken", p)
 		}
 	}

@@ -79,7 +79,7 @@ func run(addr, dbPath string, busOpt busOptions, push []string, games []game.Gam
 		host, _ := os.Hostname()
 		name := fmt.Sprintf("bretter %s pid %d on %s", host, os.Getpid(), ln.Addr())
 		dctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		b, err := bus.Dial(dctx, busOpt.url, busOpt.prefix, name, log)
+		b, err := bus.Dial(dctx, bus.Config{URL: busOpt.url, Prefix: busOpt.prefix, Name: name, Log: log})
 		cancel()
 		if err != nil {
 			ln.Close()

@@ -45,10 +45,11 @@ type sharedStore interface {
 }
 
 type cluster struct {
-	t      testing.TB
-	prefix string
-	dbPath string
-	nodes  []*node
+	t        testing.TB
+	prefix   string
+	dbPath   string
+	nodes    []*node
+	leaseTTL time.Duration // zero: the default
 }
 
 // node is one instance of the site.
@@ -115,7 +116,7 @@ func (c *cluster) start(opt nodeOptions) *node {
 	t.Helper()
 	name := fmt.Sprintf("n%d", len(c.nodes))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	b, err := bus.Dial(t.Context(), testNATS(), c.prefix, name, log)
+	b, err := bus.Dial(t.Context(), bus.Config{URL: testNATS(), Prefix: c.prefix, Name: name, Log: log, LeaseTTL: c.leaseTTL})
 	if err != nil {
 		t.Fatalf("the tests need NATS with JetStream at %s: %v", testNATS(), err)
 	}

@@ -33,25 +33,40 @@ func TestThreeInstancesPlayAGame(t *testing.T) {
 	black.untilType("presence", online("white"))
 
 	pages := []*page{white, black, watcher}
-	moves := 0
-	for id := int64(1); ; id++ {
+	id := int64(0)
+	// say sends a message from a page and waits until every page has the
+	// event it makes.
+	say := func(from *page, msg map[string]any) {
+		t.Helper()
+		id++
+		ack := from.send(id, msg)
+		if ack.Type != "ack" {
+			t.Fatalf("%s %v: %+v", from.name, msg, ack)
+		}
+		for _, p := range pages {
+			p.until(ack.Version)
+		}
+	}
+	// Offers and answers are events too.
+	say(white, map[string]any{"type": "offer", "kind": "draw"})
+	say(black, map[string]any{"type": "answer", "kind": "draw", "accept": false})
+	for moves := 0; ; moves++ {
 		s := b.state(t, g.id, "")
 		if s.Status == "over" {
 			break
+		}
+		if moves == 4 {
+			// White takes the last move back, with Black's leave.
+			say(white, map[string]any{"type": "offer", "kind": "takeback"})
+			say(black, map[string]any{"type": "answer", "kind": "takeback", "accept": true})
+			continue
 		}
 		mover, node, secret := white, a, g.white
 		if s.ToMove == "black" {
 			mover, node, secret = black, b, g.black
 		}
 		ply, move := firstLegal(t, node, g.id, secret)
-		ack := mover.send(id, map[string]any{"type": "move", "ply": ply, "move": move})
-		if ack.Type != "ack" {
-			t.Fatalf("move %d %s: %+v", ply+1, move, ack)
-		}
-		moves++
-		for _, p := range pages {
-			p.until(ack.Version)
-		}
+		say(mover, map[string]any{"type": "move", "ply": ply, "move": move})
 	}
 	want := c.stored(g.id)
 	for _, p := range pages {
@@ -59,18 +74,30 @@ func TestThreeInstancesPlayAGame(t *testing.T) {
 			t.Errorf("%s saw %s\nthe store has %s", p.name, eventsText(p.events), eventsText(want))
 		}
 	}
-	if len(want) != moves {
-		t.Errorf("%d moves acknowledged, %d events stored", moves, len(want))
+	if len(want) != int(id) {
+		t.Errorf("%d events acknowledged, %d stored", id, len(want))
+	}
+	for _, n := range c.nodes {
+		if s := n.state(t, g.id, ""); !sameEvents(s.Events, want) || s.Status != "over" {
+			t.Errorf("%s shows %s %s", n.name, s.Status, eventsText(s.Events))
+		}
 	}
 
-	// One notice a move (the last: one for each player), and one for the
-	// join, each from the instance where it happened.
+	// One notice for the join, one for each move and takeback that hands
+	// over the turn, one for each player at the end, each from the
+	// instance where it happened.
+	turns := 0
+	for _, e := range want {
+		if e.Kind == "move" || e.Kind == "takeback" {
+			turns++
+		}
+	}
 	var sent []notice
 	for _, n := range c.nodes {
 		sent = append(sent, n.noticesSent()...)
 	}
-	if len(sent) != 1+moves-1+2 {
-		t.Errorf("%d notices for a join and %d moves: %+v", len(sent), moves, sent)
+	if len(sent) != 1+turns-1+2 {
+		t.Errorf("%d notices for a join and %d moves and takebacks: %+v", len(sent), turns, sent)
 	}
 	if n := w.noticesSent(); len(n) != 0 {
 		t.Errorf("the watcher's instance sent notices: %+v", n)
@@ -470,6 +497,50 @@ func TestRestartedInstancesSearchOnce(t *testing.T) {
 		t.Errorf("%d searches on three instances", searches)
 	}
 	if events := c.stored(created.ID); len(events) != 1 {
+		t.Errorf("the store has %s", eventsText(events))
+	}
+}
+
+// The instance searching for the computer's move dies. Once its lease
+// has lapsed, another instance that holds the game finds it waiting
+// and searches; one move is stored.
+func TestComputerMoveSurvivesItsSearcher(t *testing.T) {
+	c := newCluster(t, 0)
+	c.leaseTTL = 2 * time.Second
+	a := c.start(nodeOptions{})
+	b := c.start(nodeOptions{})
+	// The computer opens, but a's search is not to run: a takes the lease
+	// as its search would, and dies holding it.
+	a.srv.hub.thinkers.close()
+	var created createResponse
+	if code := a.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"opponent":"computer","level":1,"start":"friend"}`, &created); code != http.StatusCreated {
+		t.Fatal(code)
+	}
+	if _, ok, err := a.bus.Hold(t.Context(), "computer."+created.ID); err != nil || !ok {
+		t.Fatalf("taking the lease: %v %v", ok, err)
+	}
+	a.kill()
+	b.state(t, created.ID, "")
+	ft := &fakeTime{now: time.Now().Add(2*heartbeat + time.Second)}
+	useFakeTimeAt(b.testServer, ft)
+	// Only to end a test that hangs; not a measure of speed.
+	deadline := time.Now().Add(time.Minute)
+	for len(c.stored(created.ID)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("nobody made the computer's move")
+		}
+		b.srv.hub.sweep()
+		for {
+			if running, waiting := b.srv.hub.thinkers.load(); running == 0 && waiting == 0 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if got := b.srv.hub.searches.Load(); got != 1 {
+		t.Errorf("%d searches", got)
+	}
+	if events := c.stored(created.ID); len(events) != 1 || events[0].Seat != "white" {
 		t.Errorf("the store has %s", eventsText(events))
 	}
 }
