@@ -249,7 +249,7 @@ func (h *hub) receiveEvents(id string, g *liveGame, m busMessage) {
 }
 
 // repair loads g again from the store, at once if pages are open (they
-// are sent the state), or else when it is next used. g is locked.
+// are sent what they missed), or else when it is next used. g is locked.
 func (h *hub) repair(id string, g *liveGame) {
 	if len(g.subs) == 0 {
 		g.loaded = false
@@ -263,31 +263,32 @@ func (h *hub) repair(id string, g *liveGame) {
 // recheck checks every game with open pages against the store, after
 // news may have been lost.
 func (h *hub) recheck() {
-	for _, id := range h.liveIDs(func(g *liveGame) bool { return len(g.subs) > 0 }) {
-		err := h.withCached(h.ctx, id, func(g *liveGame) error { return h.verify(h.ctx, id, g) })
-		if err != nil && h.ctx.Err() == nil {
+	h.eachLoaded(func(id string, g *liveGame) {
+		if len(g.subs) == 0 {
+			return
+		}
+		if err := h.verify(h.ctx, id, g); err != nil && h.ctx.Err() == nil {
 			h.log.Error("bus: checking a game against the store", "game", id, "err", err)
 		}
-	}
+	})
 }
 
-// liveIDs lists the games in memory for which keep says so.
-func (h *hub) liveIDs(keep func(g *liveGame) bool) []string {
+// eachLoaded runs f on every game loaded in memory, locked, one at a
+// time.
+func (h *hub) eachLoaded(f func(id string, g *liveGame)) {
 	h.mu.Lock()
 	games := make(map[string]*liveGame, len(h.live))
 	for id, g := range h.live {
 		games[id] = g
 	}
 	h.mu.Unlock()
-	var ids []string
 	for id, g := range games {
 		g.mu.Lock()
-		if g.loaded && !g.evicted && keep(g) {
-			ids = append(ids, id)
+		if g.loaded && !g.evicted {
+			f(id, g)
 		}
 		g.mu.Unlock()
 	}
-	return ids
 }
 
 // sweep runs every heartbeat with other instances about: it says again
@@ -296,29 +297,26 @@ func (h *hub) liveIDs(keep func(g *liveGame) bool) []string {
 // instance searching for them has died (the lease tells).
 func (h *hub) sweep() {
 	now := h.now()
-	for _, id := range h.liveIDs(func(*liveGame) bool { return true }) {
-		h.withCached(h.ctx, id, func(g *liveGame) error {
-			if g.presence[0].conns+g.presence[1].conns > 0 {
-				h.publishPresence(g)
+	h.eachLoaded(func(id string, g *liveGame) {
+		if g.presence[0].conns+g.presence[1].conns > 0 {
+			h.publishPresence(g)
+		}
+		changed := false
+		for from, p := range g.remote {
+			if now.Sub(p.heard) > presenceLasts {
+				delete(g.remote, from)
+				changed = true
 			}
-			changed := false
-			for from, p := range g.remote {
-				if now.Sub(p.heard) > presenceLasts {
-					delete(g.remote, from)
-					changed = true
-				}
-			}
-			if changed {
-				h.showPresence(g)
-			}
-			// The instance that stored the last move searches at once;
-			// a game left waiting longer has lost its searcher.
-			if h.now().Sub(g.rec.Updated) > 2*heartbeat {
-				h.thinkIfComputerTurn(g)
-			}
-			return nil
-		})
-	}
+		}
+		if changed {
+			h.showPresence(g)
+		}
+		// The instance that stored the last move searches at once; a
+		// game left waiting longer has lost its searcher.
+		if now.Sub(g.rec.Updated) > 2*heartbeat {
+			h.thinkIfComputerTurn(g)
+		}
+	})
 }
 
 // hold takes the lease key, for work that one instance should do alone;
