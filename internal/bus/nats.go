@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -44,7 +45,7 @@ type NATS struct {
 
 	// lost is called when messages may have been missed: after a
 	// reconnection, or when this instance fell behind.
-	lost   func()
+	lost   atomic.Pointer[func()]
 	closed chan struct{} // closed when the connection is
 }
 
@@ -61,7 +62,7 @@ func Dial(ctx context.Context, cfg Config) (*NATS, error) {
 	if cfg.LeaseTTL == 0 {
 		cfg.LeaseTTL = DefaultLeaseTTL
 	}
-	b := &NATS{prefix: prefix, log: log, leaseTTL: cfg.LeaseTTL, lost: func() {}, closed: make(chan struct{})}
+	b := &NATS{prefix: prefix, log: log, leaseTTL: cfg.LeaseTTL, closed: make(chan struct{})}
 	conn, err := nats.Connect(url, nats.Name(name),
 		// Keep trying for ever: the store is the record, the bus only news.
 		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
@@ -70,7 +71,7 @@ func Dial(ctx context.Context, cfg Config) (*NATS, error) {
 		nats.ClosedHandler(func(*nats.Conn) { close(b.closed) }),
 		nats.ReconnectHandler(func(*nats.Conn) {
 			log.Warn("bus: reconnected, checking the games in memory against the store")
-			b.lost()
+			b.missed()
 		}),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
@@ -78,10 +79,12 @@ func Dial(ctx context.Context, cfg Config) (*NATS, error) {
 			}
 		}),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
-			log.Warn("bus: messages were dropped, checking the games in memory against the store", "err", err)
 			if errors.Is(err, nats.ErrSlowConsumer) {
-				b.lost()
+				log.Warn("bus: messages were dropped, checking the games in memory against the store", "err", err)
+				b.missed()
+				return
 			}
+			log.Warn("bus: an error", "err", err)
 		}))
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the bus at %s: %w", url, err)
@@ -106,6 +109,13 @@ func Dial(ctx context.Context, cfg Config) (*NATS, error) {
 	return b, nil
 }
 
+// missed tells the listener that messages may have been missed.
+func (b *NATS) missed() {
+	if f := b.lost.Load(); f != nil {
+		(*f)()
+	}
+}
+
 func (b *NATS) subject(game string) string { return b.prefix + ".game." + game }
 
 // Publish sends data to the other instances, on game's subject. It does
@@ -119,7 +129,7 @@ func (b *NATS) Publish(game string, data []byte) error {
 // messages may have been missed. The subscription is in place when
 // Listen returns.
 func (b *NATS) Listen(handle func(game string, data []byte), lost func()) error {
-	b.lost = lost
+	b.lost.Store(&lost)
 	cut := len(b.subject(""))
 	sub, err := b.conn.Subscribe(b.subject(">"), func(m *nats.Msg) {
 		handle(m.Subject[cut:], m.Data)

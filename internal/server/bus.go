@@ -143,7 +143,7 @@ func (h *hub) listen() error {
 	if h.bus == nil {
 		return nil
 	}
-	return h.bus.Listen(h.receive, func() { go h.recheck() })
+	return h.bus.Listen(h.receive, h.missed)
 }
 
 // receive applies one message of another instance to the copy of its
@@ -260,8 +260,23 @@ func (h *hub) repair(id string, g *liveGame) {
 	}
 }
 
-// recheck checks every game with open pages against the store, after
-// news may have been lost.
+// missed has every game with open pages checked against the store, after
+// news may have been lost: at once, or after the check under way, which
+// may have passed a game before the loss. However often the bus says so,
+// one check runs and one waits.
+func (h *hub) missed() {
+	if h.recheckQueued.Swap(true) {
+		return
+	}
+	go func() {
+		h.recheckMu.Lock()
+		defer h.recheckMu.Unlock()
+		h.recheckQueued.Store(false)
+		h.recheck()
+	}()
+}
+
+// recheck checks every game with open pages against the store.
 func (h *hub) recheck() {
 	h.eachLoaded(func(id string, g *liveGame) {
 		if len(g.subs) == 0 {

@@ -57,6 +57,10 @@ type hub struct {
 	bus      Bus
 	instance string
 	lag      func(time.Duration)
+	// recheckMu is held by the check of the games after lost news;
+	// recheckQueued is set while one waits to start.
+	recheckMu     sync.Mutex
+	recheckQueued atomic.Bool
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context
