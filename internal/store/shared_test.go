@@ -38,7 +38,11 @@ func TestOpenAtOnce(t *testing.T) {
 // A game's mark changes with each of its changes: an event, a seat
 // taken, the next game, a chat line.
 func TestMarkFollowsEveryChange(t *testing.T) {
-	s, _ := openTest(t)
+	s, err := OpenSQLite(filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
 	ctx := t.Context()
 	g := sample("abcdefghij")
 	if err := s.Create(ctx, g); err != nil {
