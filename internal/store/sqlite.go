@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go driver: nothing to install
+	"modernc.org/sqlite" // the pure-Go driver: nothing to install
 )
 
 // SQLite is the default store: one file, in WAL mode, with every commit
@@ -91,7 +91,7 @@ var migrations = []string{
 func OpenSQLite(path string) (*SQLite, error) {
 	open := func(conns int, txlock string, pragmas ...string) (*sql.DB, error) {
 		q := url.Values{}
-		for _, p := range append([]string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(1)"}, pragmas...) {
+		for _, p := range append([]string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(FULL)", "foreign_keys(1)"}, pragmas...) {
 			q.Add("_pragma", p)
 		}
 		q.Set("_txlock", txlock)
@@ -105,6 +105,10 @@ func OpenSQLite(path string) (*SQLite, error) {
 	write, err := open(1, "immediate")
 	if err != nil {
 		return nil, err
+	}
+	if err := firstConnection(write); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	s := &SQLite{write: write}
 	if err := s.migrate(context.Background()); err != nil {
@@ -121,6 +125,24 @@ func OpenSQLite(path string) (*SQLite, error) {
 	go s.commitAppends()
 	return s, nil
 }
+
+// firstConnection opens db's first connection. Turning a new file to WAL
+// takes it for a moment, and SQLite then answers other connections
+// "busy" at once, without waiting: instances started together on a new
+// file try again until it is their turn.
+func firstConnection(db *sql.DB) error {
+	for tries := 0; ; tries++ {
+		err := db.Ping()
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqliteBusy || tries == 200 {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sqliteBusy is SQLite's primary result code SQLITE_BUSY.
+const sqliteBusy = 5
 
 func (s *SQLite) migrate(ctx context.Context) error {
 	// Each step reads the version in the transaction that changes it:
