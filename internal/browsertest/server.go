@@ -50,6 +50,13 @@ func StartServer(t testing.TB, db string) *Server {
 	return startServer(t, Build(t), db)
 }
 
+// StartServerEnv is StartServer with variables added to the server's
+// environment, such as BRETTER_BUS for an instance of several.
+func StartServerEnv(t testing.TB, db string, env ...string) *Server {
+	t.Helper()
+	return startServer(t, Build(t), db, env...)
+}
+
 // startServer runs bin as if it were bretter; extraEnv lets the self-test
 // run a stand-in.
 func startServer(t testing.TB, bin, db string, extraEnv ...string) *Server {

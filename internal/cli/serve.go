@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"bretter/game"
+	"bretter/internal/bus"
 	"bretter/internal/server"
 	"bretter/internal/store"
 	"bretter/internal/web"
@@ -32,6 +33,8 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")
 	db := fs.String("db", envOr("BRETTER_DB", "bretter.db"),
 		"where games are kept: a SQLite file, created if missing, or a PostgreSQL address postgres://... (env BRETTER_DB)")
+	busURL := fs.String("bus", os.Getenv("BRETTER_BUS"), "NATS address, nats://HOST:PORT, that connects several instances on one store; none for one instance (env BRETTER_BUS)")
+	busPrefix := fs.String("bus-prefix", envOr("BRETTER_BUS_PREFIX", "bretter"), "what the site's NATS subjects and lease bucket begin with (env BRETTER_BUS_PREFIX)")
 	instance := fs.String("instance", envOr("BRETTER_INSTANCE", hostname()), "this instance's name in the logs (env BRETTER_INSTANCE)")
 	verbose := fs.Bool("v", false, "log every request")
 	pushEndpoints := fs.String("push-endpoints", "", "comma-separated address prefixes Web Push may send to (default: the browsers' push services)")
@@ -70,15 +73,20 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := server.Config{Games: games, Log: log, PushServices: push, PublicURL: public, TrustedProxies: proxies}
-	if err := run(ctx, *addr, *db, cfg, log, stderr); err != nil {
+	if err := run(ctx, *addr, *db, busOptions{*busURL, *busPrefix, *instance}, cfg, log, stderr); err != nil {
 		log.Error("bretter stopped", "err", err)
 		return 1
 	}
 	return 0
 }
 
+// busOptions say where the other instances are: no URL, none.
+type busOptions struct {
+	url, prefix, instance string
+}
+
 // run serves until ctx ends.
-func run(ctx context.Context, addr, db string, cfg server.Config, log *slog.Logger, stderr io.Writer) error {
+func run(ctx context.Context, addr, db string, busOpt busOptions, cfg server.Config, log *slog.Logger, stderr io.Writer) error {
 	site, err := web.New(cfg.Games)
 	if err != nil {
 		return fmt.Errorf("loading the site: %w", err)
@@ -93,7 +101,26 @@ func run(ctx context.Context, addr, db string, cfg server.Config, log *slog.Logg
 		return err
 	}
 	cfg.Store, cfg.Site = st, site
+	if busOpt.url != "" {
+		name := fmt.Sprintf("bretter %s pid %d on %s", busOpt.instance, os.Getpid(), ln.Addr())
+		dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		b, err := bus.Dial(dctx, bus.Config{URL: busOpt.url, Prefix: busOpt.prefix, Name: name, Log: log})
+		cancel()
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		// Drained last, after the live connections are closed and the
+		// computer's moves are stored, so that their news goes out.
+		defer b.Drain()
+		cfg.Bus = b
+		cfg.Ready = map[string]func(context.Context) error{"bus": b.Ping}
+	}
 	srv := server.New(cfg)
+	if err := srv.Listen(); err != nil {
+		ln.Close()
+		return fmt.Errorf("listening on the bus: %w", err)
+	}
 	ln = srv.Listener(ln)
 	httpServer := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 
@@ -106,6 +133,9 @@ func run(ctx context.Context, addr, db string, cfg server.Config, log *slog.Logg
 		url = cfg.PublicURL + " through " + url
 	}
 	fmt.Fprintf(stderr, "bretter: serving on %s (%s)\n", url, where)
+	if busOpt.url != "" {
+		fmt.Fprintf(stderr, "bretter: with the other instances on %s\n", busOpt.url)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.Serve(ln) }()
 	select {

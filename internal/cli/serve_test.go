@@ -90,7 +90,7 @@ func TestServeOnPostgres(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug})).With("instance", "east-1")
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, addr, db, server.Config{Games: testGames, Log: log}, log, &out) }()
+	go func() { done <- run(ctx, addr, db, busOptions{}, server.Config{Games: testGames, Log: log}, log, &out) }()
 	defer func() {
 		stop()
 		if err := <-done; err != nil {
@@ -171,5 +171,27 @@ func TestServeWithoutPostgres(t *testing.T) {
 	}
 	if strings.Contains(errOut.String(), "hunter2") {
 		t.Fatalf("logged %s", errOut.String())
+	}
+}
+
+// A bus that cannot be reached, or a prefix that cannot name subjects,
+// stops the server at once with the reason.
+func TestServeRefusesABadBus(t *testing.T) {
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nobody := free.Addr().String()
+	free.Close()
+	for _, tt := range []struct{ args []string }{
+		{[]string{"-bus", "nats://" + nobody}},
+		{[]string{"-bus", "nats://" + nobody, "-bus-prefix", "a.b"}},
+	} {
+		args := append([]string{"serve", "-addr", "127.0.0.1:0", "-db", t.TempDir() + "/x.db"}, tt.args...)
+		var out, errOut bytes.Buffer
+		code := Run(args, testGames, strings.NewReader(""), &out, &errOut)
+		if code != 1 || !strings.Contains(errOut.String(), "bus") {
+			t.Errorf("serve %v: exit %d, %q", tt.args, code, errOut.String())
+		}
 	}
 }

@@ -40,13 +40,19 @@ func (h *hub) say(ctx context.Context, id, secret, text string) (store.ChatLine,
 			return store.ChatLine{}, err
 		}
 		g.chat = append(g.chat, line)
-		h.broadcast(g, func(seat string) any {
-			if seat == "" {
-				return nil
-			}
-			return map[string]any{"type": "chat", "line": line}
-		})
+		h.broadcastChat(g, line)
+		h.publish(g, busMessage{Kind: "chat", Line: &line})
 		return line, nil
+	})
+}
+
+// broadcastChat sends a chat line to the players' pages.
+func (h *hub) broadcastChat(g *liveGame, line store.ChatLine) {
+	h.broadcast(g, func(seat string) any {
+		if seat == "" {
+			return nil
+		}
+		return map[string]any{"type": "chat", "line": line}
 	})
 }
 

@@ -39,7 +39,7 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 		// not have kept the events: forget what we knew.
 		g.loaded = false
 		if errors.Is(err, store.ErrConflict) {
-			return 0, errStale(len(g.moves), len(g.moves)+1)
+			return 0, conflict{errStale(len(g.moves), len(g.moves)+1)}
 		}
 		return 0, err
 	}
@@ -63,6 +63,7 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 		g.view = g.state.View()
 		h.broadcastEvent(g, e)
 	}
+	h.publish(g, busMessage{Kind: "events", Events: events, End: end})
 	h.thinkIfComputerTurn(g)
 	h.armClock(g)
 	h.tellPlayers(g, steps[len(steps)-1].event)

@@ -32,13 +32,34 @@ var errNoTurn = errors.New("not the computer's turn")
 
 // computerMove searches a move for the computer in game id and plays it.
 func (h *hub) computerMove(ctx context.Context, id string) {
+	// With other instances about, every one of them may queue the game
+	// (when they start, or when the one searching seems gone): the lease
+	// makes one search. Taken before the game is looked at, so that
+	// nobody searches a position the holder has just moved from. The
+	// store's versions keep a second move out even without it: the lease
+	// only spares the work. That is why it lives in JetStream, not in a
+	// row of the store: it needs no durability, a dead holder's lease
+	// lapses by itself (the bucket's age limit) with no sweeper and no
+	// comparing of clocks between machines, and neither SQL dialect gets
+	// a table rewritten every few seconds.
+	release, ok, err := h.hold(ctx, "computer."+id)
+	if err != nil {
+		if ctx.Err() == nil {
+			h.log.Error("computer: taking the lease", "game", id, "err", err)
+		}
+		return
+	}
+	if !ok {
+		return // another instance is searching
+	}
+	defer release()
 	var (
 		start game.State
 		cfg   ai.Config
 		ply   int
 		seat  string
 	)
-	err := h.with(ctx, id, func(g *liveGame) error {
+	err = h.with(ctx, id, func(g *liveGame) error {
 		if !g.computerTurn() {
 			return errNoTurn
 		}
@@ -56,6 +77,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		}
 		return
 	}
+	h.searches.Add(1)
 	r, err := ai.New(start, cfg).Search(ctx)
 	if err != nil {
 		if ctx.Err() == nil {

@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"bretter/game"
@@ -52,8 +54,20 @@ type hub struct {
 	memoryShort func() bool
 
 	thinkers *thinkers // the computer's searches
+	searches atomic.Int64
 	notify   func(notice)
 	metrics  *siteMetrics
+
+	// bus connects this instance, known there as instance, to the
+	// others; nil when it is alone. lag, if set, is told how long each event took
+	// from the instance that stored it to this one.
+	bus      Bus
+	instance string
+	lag      func(time.Duration)
+	// recheckMu is held by the check of the games after lost news;
+	// recheckQueued is set while one waits to start.
+	recheckMu     sync.Mutex
+	recheckQueued atomic.Bool
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context
@@ -67,15 +81,29 @@ func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
 }
 
 // within runs f on the game id, loaded and locked, and returns what f
-// returns.
+// returns. With other instances about, the copy in memory is first
+// checked against the store, so that no command is judged on an outdated
+// copy; a command that meets a change in the store when it stores its
+// result (a conflict) is judged once more on the game as it now is.
 func within[T any](ctx context.Context, h *hub, id string, f func(g *liveGame) (T, error)) (T, error) {
+	return run(ctx, h, id, h.bus != nil, f)
+}
+
+// run is within, checking the copy against the store when verify is set.
+func run[T any](ctx context.Context, h *hub, id string, verify bool, f func(g *liveGame) (T, error)) (T, error) {
 	if !validID(id) {
 		var zero T
 		return zero, errNotFound
 	}
+	again := false
 	for {
 		g := h.entry(id)
-		if out, retry, err := locked(ctx, h, id, g, f); !retry {
+		out, retry, err := locked(ctx, h, id, g, verify, f)
+		var c conflict
+		if !retry && errors.As(err, &c) && !again {
+			again, retry = true, true
+		}
+		if !retry {
 			return out, err
 		}
 	}
@@ -89,6 +117,22 @@ func (h *hub) with(ctx context.Context, id string, f func(g *liveGame) error) er
 	})
 	return err
 }
+
+// withCached is with on the copy in memory as it is, for work that only
+// concerns this instance's pages.
+func (h *hub) withCached(ctx context.Context, id string, f func(g *liveGame) error) error {
+	_, err := run(ctx, h, id, false, func(g *liveGame) (struct{}, error) {
+		return struct{}{}, f(g)
+	})
+	return err
+}
+
+// conflict is a refusal because the store changed under the copy the
+// command was judged on; the copy is to be loaded again.
+type conflict struct{ err error }
+
+func (c conflict) Error() string { return c.err.Error() }
+func (c conflict) Unwrap() error { return c.err }
 
 // entry returns the registry's entry for id, adding an empty one (loaded on
 // first use) when there is none.
@@ -106,7 +150,7 @@ func (h *hub) entry(id string) *liveGame {
 // locked runs f on g under its lock. It reports retry when g was dropped
 // from the hub meanwhile. A panic in f (an engine's bug, say) unlocks the
 // game and makes the next caller rebuild it from the store.
-func locked[T any](ctx context.Context, h *hub, id string, g *liveGame, f func(g *liveGame) (T, error)) (out T, retry bool, err error) {
+func locked[T any](ctx context.Context, h *hub, id string, g *liveGame, verify bool, f func(g *liveGame) (T, error)) (out T, retry bool, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	defer func() {
@@ -118,8 +162,14 @@ func locked[T any](ctx context.Context, h *hub, id string, g *liveGame, f func(g
 	if g.evicted {
 		return out, true, nil
 	}
+	fresh := !g.loaded
 	if err := h.ensureLoaded(ctx, id, g); err != nil {
 		return out, false, err
+	}
+	if verify && !fresh {
+		if err := h.verify(ctx, id, g); err != nil {
+			return out, false, err
+		}
 	}
 	g.used = h.now()
 	out, err = f(g)

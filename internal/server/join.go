@@ -54,7 +54,7 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (j
 	if err := h.store.Join(ctx, g.rec.ID, j.seat, hash, jk, h.now()); err != nil {
 		g.loaded = false // the store knows better: ask it next time
 		if errors.Is(err, store.ErrConflict) {
-			return joined{}, errSeatTaken
+			return joined{}, conflict{errSeatTaken}
 		}
 		return joined{}, err
 	}
@@ -68,6 +68,7 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (j
 		g.rec.Status = "playing"
 	}
 	h.broadcastState(g)
+	h.publish(g, busMessage{Kind: "changed"})
 	h.notify(notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(j.seat), kind: "joined"})
 	return j, nil
 }

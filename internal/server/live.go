@@ -83,7 +83,7 @@ func (h *hub) resync(ctx context.Context, id string, sub *subscriber, after int)
 }
 
 func (h *hub) unsubscribe(id string, sub *subscriber) {
-	h.with(context.Background(), id, func(g *liveGame) error {
+	h.withCached(context.Background(), id, func(g *liveGame) error {
 		if _, ok := g.subs[sub]; !ok {
 			return nil
 		}
@@ -218,15 +218,22 @@ func (h *hub) broadcastState(g *liveGame) {
 	})
 }
 
+// broadcastPresence tells every page, here and on the other instances,
+// that this instance's pages of g's players changed.
+func (h *hub) broadcastPresence(g *liveGame) {
+	g.presenceChanged = true
+	h.showPresence(g)
+}
+
 // presenceEvery is the shortest time between two presence messages of a
 // game: a player whose connection comes and goes in a loop must not
-// flood every watcher.
+// flood every watcher, nor the bus.
 const presenceEvery = time.Second
 
-// broadcastPresence tells every page who is online: at once, or, when
-// the last message was sent less than presenceEvery ago, once that time is
-// up, with the state of that moment.
-func (h *hub) broadcastPresence(g *liveGame) {
+// showPresence tells this instance's pages who is online: at once, or,
+// when the last message was sent less than presenceEvery ago, once that
+// time is up, with the state of that moment.
+func (h *hub) showPresence(g *liveGame) {
 	if g.presencePending {
 		return
 	}
@@ -246,10 +253,20 @@ func (h *hub) broadcastPresence(g *liveGame) {
 	})
 }
 
+// sendPresence sends who is online to this instance's pages, and to the
+// other instances when this instance's pages changed.
 func (h *hub) sendPresence(g *liveGame) {
 	g.presenceSent = h.now()
+	if g.presenceChanged {
+		g.presenceChanged = false
+		h.publishPresence(g)
+	}
 	players := g.players()
 	h.broadcast(g, func(string) any { return map[string]any{"type": "presence", "players": players} })
+}
+
+func (h *hub) broadcastNext(g *liveGame) {
+	h.broadcast(g, func(string) any { return map[string]any{"type": "next", "game": g.rec.Next} })
 }
 
 // closeAll drops every subscriber, for shutdown.

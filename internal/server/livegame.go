@@ -17,13 +17,19 @@ type liveGame struct {
 	used    time.Time
 
 	subs     map[*subscriber]struct{}
-	presence [2]presence
+	presence [2]presence // this instance's pages
 	// presenceSent is when presence was last broadcast; presencePending
-	// says a broadcast is due (see broadcastPresence).
+	// says a broadcast is due (see broadcastPresence); presenceChanged,
+	// that this instance's pages changed since the last.
 	presenceSent    time.Time
 	presencePending bool
-	now             func() time.Time // the hub's clock
-	flagTimer       *time.Timer      // ends the game when the running clock runs out
+	presenceChanged bool
+	// remote is what the other instances said of their pages, by
+	// instance; asked is set once they have been asked.
+	remote    map[string]remotePresence
+	asked     bool
+	now       func() time.Time // the hub's clock
+	flagTimer *time.Timer      // ends the game when the running clock runs out
 
 	replayed
 }

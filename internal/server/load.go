@@ -14,21 +14,55 @@ func (h *hub) ensureLoaded(ctx context.Context, id string, g *liveGame) error {
 	if g.loaded {
 		return nil
 	}
+	// Pages open across a reload have seen every event up to here.
+	known := g.rec.Version
 	// A reload must not fail because one caller gave up waiting.
 	if err := h.load(context.WithoutCancel(ctx), id, g); err != nil {
-		// Open pages reconnect and find the game again, or not.
-		for sub := range g.subs {
-			sub.drop()
-		}
-		g.evicted = true
-		h.drop(id, g)
+		h.letGo(id, g)
 		return err
 	}
 	if len(g.subs) > 0 {
-		// Pages open across a reload may have missed events.
-		h.broadcastState(g)
+		h.catchUpPages(g, known)
+	}
+	if h.bus != nil && !g.asked {
+		g.asked = true
+		h.publish(g, busMessage{Kind: "ask"})
 	}
 	return nil
+}
+
+// catchUpPages sends every page of g, which knew g at version known,
+// what a page reconnecting from there is sent: the events it missed,
+// then the state.
+func (h *hub) catchUpPages(g *liveGame, known int) {
+	made := map[string][][]byte{}
+	playerLeft := false
+	for sub := range g.subs {
+		msgs, ok := made[sub.seat]
+		if !ok {
+			msgs = g.catchUp(sub.seat, known)
+			made[sub.seat] = msgs
+		}
+		for _, msg := range msgs {
+			if !h.deliver(g, sub, msg) {
+				playerLeft = playerLeft || sub.seat != ""
+				break
+			}
+		}
+	}
+	if playerLeft {
+		h.broadcastPresence(g)
+	}
+}
+
+// letGo drops g, which could not be loaded, from the hub. Open pages
+// reconnect and find the game again, or not.
+func (h *hub) letGo(id string, g *liveGame) {
+	for sub := range g.subs {
+		sub.drop()
+	}
+	g.evicted = true
+	h.drop(id, g)
 }
 
 // load rebuilds a game from the store by replaying its moves.

@@ -76,6 +76,68 @@ func benchmarkLiveGames(b *testing.B, games, computerGames int) {
 	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
 }
 
+// BenchmarkInstances plays games at once between two players on two
+// instances joined by NATS (the store shared), against the same games on
+// one instance alone. Besides moves/s and the time from one player's move
+// to the other's socket, it reports the bus's lag: from the instance that
+// stored a move publishing it to another instance applying it.
+//
+//	go test ./internal/server -run '^$' -bench Instances -benchtime 3x
+func BenchmarkInstances(b *testing.B) {
+	for _, games := range []int{1, 20} {
+		b.Run(fmt.Sprintf("instances=1/games=%d", games), func(b *testing.B) {
+			ts := newTestServer(b)
+			benchmarkGamesOn(b, games, ts, ts, nil)
+		})
+		b.Run(fmt.Sprintf("instances=3/games=%d", games), func(b *testing.B) {
+			c := newCluster(b, 3)
+			benchmarkGamesOn(b, games, c.nodes[0].testServer, c.nodes[1].testServer, c.nodes)
+		})
+	}
+}
+
+func benchmarkGamesOn(b *testing.B, games int, white, black *testServer, nodes []*node) {
+	const movesPerGame = 40
+	var all []time.Duration
+	var moves int
+	var elapsed time.Duration
+	for b.Loop() {
+		list := make([]testGame, games)
+		for i := range list {
+			list[i] = white.newGame(b, `{"game":"havannah","options":{"size":10},"start":"me"}`)
+		}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i, g := range list {
+			wg.Go(func() {
+				lat := playLoadGameOn(b, white, black, g, movesPerGame, uint64(i))
+				mu.Lock()
+				all = append(all, lat...)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		elapsed += time.Since(start)
+		moves += games * movesPerGame
+	}
+	slices.Sort(all)
+	b.ReportMetric(float64(moves)/elapsed.Seconds(), "moves/s")
+	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
+	var lags []time.Duration
+	for _, n := range nodes {
+		n.mu.Lock()
+		lags = append(lags, n.lags...)
+		n.mu.Unlock()
+	}
+	if len(lags) > 0 {
+		slices.Sort(lags)
+		b.ReportMetric(float64(lags[len(lags)/2].Microseconds())/1000, "bus-p50-ms")
+		b.ReportMetric(float64(lags[len(lags)*99/100].Microseconds())/1000, "bus-p99-ms")
+	}
+}
+
 // playAgainstComputer answers every move of the computer at once with a
 // random legal move, until ctx ends or the game does.
 func playAgainstComputer(ctx context.Context, conn *websocket.Conn, seat string, seed uint64) {
@@ -126,8 +188,14 @@ func playAgainstComputer(ctx context.Context, conn *websocket.Conn, seat string,
 // playLoadGame plays random moves and returns, for each, how long it took
 // from sending to the opponent's socket receiving it.
 func playLoadGame(b *testing.B, ts *testServer, g testGame, n int, seed uint64) []time.Duration {
+	return playLoadGameOn(b, ts, ts, g, n, seed)
+}
+
+// playLoadGameOn is playLoadGame with White's page on one server and
+// Black's on another.
+func playLoadGameOn(b *testing.B, white, black *testServer, g testGame, n int, seed uint64) []time.Duration {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	players := [2]*client{ts.dial(b, g.id, g.white, ""), ts.dial(b, g.id, g.black, "")}
+	players := [2]*client{white.dial(b, g.id, g.white, ""), black.dial(b, g.id, g.black, "")}
 	legal := players[0].next("state").State.Legal
 	players[1].next("state")
 	var out []time.Duration
@@ -139,7 +207,13 @@ func playLoadGame(b *testing.B, ts *testServer, g testGame, n int, seed uint64) 
 			m := other.next("event")
 			if m.Version == ply+1 {
 				out = append(out, time.Since(sent))
-				legal = m.Legal
+				if m.Change == nil {
+					// Caught up after a reload: the state follows.
+					m = other.next("state")
+					legal = m.State.Legal
+				} else {
+					legal = m.Legal
+				}
 				break
 			}
 		}

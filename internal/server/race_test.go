@@ -84,3 +84,20 @@ func havannahCells(t testing.TB, size int) []string {
 	}
 	return out
 }
+
+// A command that meets a change another server stored is judged again on
+// the game as it now is, not refused for the copy it was first judged on.
+func TestConflictJudgedAgain(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":8},"start":"me"}`)
+	other := serverOn(t, ts.store)
+	other.state(t, g.id, "") // the other server holds the game at version 2
+	ts.play(t, g, "a1")
+	var got map[string]int
+	if code := other.call(t, "POST", "/api/games/"+g.id+"/resign", g.black, nil, &got); code != http.StatusOK {
+		t.Fatalf("a resignation on the server that missed a move: %d %v", code, got)
+	}
+	if s := other.state(t, g.id, ""); s.Status != "over" || len(s.Moves) != 1 || s.Result == nil || s.Result.Reason != "resign" {
+		t.Fatalf("after the resignation: %+v", s)
+	}
+}

@@ -46,13 +46,14 @@ func (h *hub) follow(ctx context.Context, g *liveGame, secret string) (rematched
 	}
 	if err := h.store.Follow(ctx, g.rec.ID, rec); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			g.loaded = false // another server linked one first
-			return rematched{}, refuse(http.StatusConflict, "stale", "a new game was just started, try again")
+			g.loaded = false // another instance linked one first
+			return rematched{}, conflict{refuse(http.StatusConflict, "stale", "a new game was just started, try again")}
 		}
 		return rematched{}, err
 	}
 	g.rec.Next = rec.ID
-	h.broadcast(g, func(string) any { return map[string]any{"type": "next", "game": rec.ID} })
+	h.broadcastNext(g)
+	h.publish(g, busMessage{Kind: "next", Next: rec.ID})
 	if rec.Computer == "white" {
 		h.thinkers.add(rec.ID)
 	}

@@ -53,6 +53,9 @@ type Config struct {
 	PushServices []string
 	// PushContact is who the push services may write to about this site.
 	PushContact string
+	// Bus connects this instance to the others of the site; nil when it
+	// runs alone.
+	Bus Bus
 	// Ready are checks /readyz makes besides the store's, by name (the
 	// bus between instances, say).
 	Ready map[string]func(context.Context) error
@@ -177,6 +180,10 @@ func New(cfg Config) *Server {
 		cfg.PushContact = "bretter@localhost"
 	}
 	s.hub.metrics = newMetrics(s.hub, cfg.Ready)
+	// A name of its own for each start, so that the instance knows its
+	// own news whatever it is called in the logs.
+	s.hub.bus, s.hub.instance = cfg.Bus, newID()
+	s.hub.lag = s.ObserveBusLag
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove, cfg.Log)
@@ -327,6 +334,10 @@ func (r *statusRecorder) WriteHeader(code int) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// Listen starts taking the other instances' news, before the server
+// serves; without a bus it does nothing.
+func (s *Server) Listen() error { return s.hub.listen() }
+
 // Run gives the computer its moves in the games that wait for one, evicts
 // idle games from memory until ctx ends, then stops the computer's
 // searches and closes every live connection.
@@ -344,8 +355,16 @@ func (s *Server) Run(ctx context.Context) {
 	go s.push.run(ctx)
 	t := time.NewTicker(evictEvery)
 	defer t.Stop()
+	var beat <-chan time.Time
+	if s.hub.bus != nil {
+		b := time.NewTicker(heartbeat)
+		defer b.Stop()
+		beat = b.C
+	}
 	for {
 		select {
+		case <-beat:
+			s.hub.sweep()
 		case <-ctx.Done():
 			s.hub.stop()
 			s.hub.thinkers.close()

@@ -117,6 +117,12 @@ func (g *liveGame) players() map[string]Presence {
 	out := make(map[string]Presence, 2)
 	for i, seat := range []string{"white", "black"} {
 		p := g.presence[i]
+		for _, r := range g.remote {
+			p.conns += r.Conns[i]
+			if r.Since[i].After(p.since) {
+				p.since = r.Since[i]
+			}
+		}
 		pr := Presence{Seated: g.hashOf(seat) != nil, Online: p.conns > 0}
 		pr.Name = g.names[i]
 		if seat == g.rec.Computer {

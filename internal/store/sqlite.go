@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go driver: nothing to install
+	"modernc.org/sqlite" // the pure-Go driver: nothing to install
 )
 
 // SQLite is the default store: one file, in WAL mode, with every commit
@@ -101,7 +101,7 @@ var migrations = []string{
 func OpenSQLite(path string) (*SQLite, error) {
 	open := func(conns int, txlock string, pragmas ...string) (*sql.DB, error) {
 		q := url.Values{}
-		for _, p := range append([]string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(1)"}, pragmas...) {
+		for _, p := range append([]string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(FULL)", "foreign_keys(1)"}, pragmas...) {
 			q.Add("_pragma", p)
 		}
 		q.Set("_txlock", txlock)
@@ -115,6 +115,10 @@ func OpenSQLite(path string) (*SQLite, error) {
 	write, err := open(1, "immediate")
 	if err != nil {
 		return nil, err
+	}
+	if err := firstConnection(write); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	s := &SQLite{write: write}
 	if err := s.migrate(context.Background()); err != nil {
@@ -132,34 +136,59 @@ func OpenSQLite(path string) (*SQLite, error) {
 	return s, nil
 }
 
+// firstConnection opens db's first connection. Turning a new file to WAL
+// takes it for a moment, and SQLite then answers other connections
+// "busy" at once, without waiting: instances started together on a new
+// file try again until it is their turn.
+func firstConnection(db *sql.DB) error {
+	for tries := 0; ; tries++ {
+		err := db.Ping()
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqliteBusy || tries == 200 {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sqliteBusy is SQLite's primary result code SQLITE_BUSY.
+const sqliteBusy = 5
+
 func (s *SQLite) migrate(ctx context.Context) error {
-	if _, err := s.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	var version int
-	err := s.write.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
-	if errors.Is(err, sql.ErrNoRows) {
-		_, err = s.write.ExecContext(ctx, `INSERT INTO schema_version VALUES (0)`)
-	}
-	if err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("the database has schema version %d, newer than this program's %d", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
+	// Each step reads the version in the transaction that changes it:
+	// instances started at once on a new file take turns, and each
+	// migration runs once.
+	for {
+		done := false
 		err := s.tx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-				return fmt.Errorf("migration %d: %w", i+1, err)
+			if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+				return err
 			}
-			_, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, i+1)
+			var version int
+			err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version)
+			if errors.Is(err, sql.ErrNoRows) {
+				_, err = tx.ExecContext(ctx, `INSERT INTO schema_version VALUES (0)`)
+			}
+			if err != nil {
+				return err
+			}
+			if version > len(migrations) {
+				return fmt.Errorf("the database has schema version %d, newer than this program's %d", version, len(migrations))
+			}
+			if version == len(migrations) {
+				done = true
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
+				return fmt.Errorf("migration %d: %w", version+1, err)
+			}
+			_, err = tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, version+1)
 			return err
 		})
-		if err != nil {
+		if err != nil || done {
 			return err
 		}
 	}
-	return nil
 }
 
 // Close waits for the appends under way and closes the database.

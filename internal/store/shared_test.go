@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Instances started at once on a new file each bring the schema up to
+// date, and every migration runs once.
+func TestOpenAtOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	const n = 4
+	stores := make([]*SQLite, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { stores[i], errs[i] = OpenSQLite(path) })
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("opening %d: %v", i, errs[i])
+		}
+		defer stores[i].Close()
+	}
+	var rows, version int
+	if err := stores[0].read.QueryRow(`SELECT COUNT(*), MAX(version) FROM schema_version`).Scan(&rows, &version); err != nil {
+		t.Fatal(err)
+	}
+	if rows != 1 || version != len(migrations) {
+		t.Fatalf("schema_version has %d rows, version %d; want 1 row, version %d", rows, version, len(migrations))
+	}
+}
+
+// A game's mark changes with each of its changes: an event, a seat
+// taken, the next game, a chat line.
+func TestMarkFollowsEveryChange(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		testMark(t, open(t).(markStore))
+	})
+}
+
+// markStore is a store that tells a game's mark.
+type markStore interface {
+	testStore
+	Mark(ctx context.Context, id string) (Mark, error)
+}
+
+func testMark(t *testing.T, s markStore) {
+	ctx := t.Context()
+	g := sample("abcdefghij")
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Mark(ctx, "nosuchgame"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the mark of no game: %v", err)
+	}
+	seen := map[Mark]string{}
+	note := func(what string) {
+		t.Helper()
+		m, err := s.Mark(ctx, g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before, ok := seen[m]; ok {
+			t.Fatalf("after %s the mark %+v is the one after %s", what, m, before)
+		}
+		seen[m] = what
+	}
+	note("creating")
+	at := g.Created.Add(time.Second)
+	if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), JoinKey{}, at); err != nil {
+		t.Fatal(err)
+	}
+	note("joining")
+	if err := s.Append(ctx, g.ID, []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "a1", At: at}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	note("a move")
+	if _, err := s.Say(ctx, g.ID, ChatLine{Seat: "white", Text: "hi", At: at}); err != nil {
+		t.Fatal(err)
+	}
+	note("a chat line")
+	if err := s.Append(ctx, g.ID, []Event{{Seq: 2, Kind: "resign", Seat: "black", At: at}}, &Ending{Winner: "white", Reason: "resign"}); err != nil {
+		t.Fatal(err)
+	}
+	note("the end")
+	next := sample("bcdefghijk")
+	if err := s.Follow(ctx, g.ID, next); err != nil {
+		t.Fatal(err)
+	}
+	note("the next game")
+}
