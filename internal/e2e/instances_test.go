@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 
 	"bretter/games/havannah"
 	bt "bretter/internal/browsertest"
+	"bretter/internal/store/pgtest"
 )
 
 // testNATS is where the tests find NATS with JetStream.
@@ -144,7 +144,7 @@ func equalEvents(a, b []event) bool {
 	return true
 }
 
-// Three `bretter serve` processes on one store and one NATS. White plays
+// Three `bretter serve` processes on one PostgreSQL and one NATS. White plays
 // on the first, Black on the second, a watcher follows on the third. The
 // second is killed with SIGKILL just after Black sent a move; Black's page
 // reconnects to the third and the game goes on. Every page ends with every
@@ -155,7 +155,7 @@ func TestInstancesSurviveKill(t *testing.T) {
 	rand.Read(prefix)
 	env := []string{"BRETTER_BUS=" + testNATS(), "BRETTER_BUS_PREFIX=e2e" + hex.EncodeToString(prefix)}
 	t.Cleanup(func() { removeBucket(env[1][len("BRETTER_BUS_PREFIX="):] + "_leases") })
-	db := filepath.Join(t.TempDir(), "shared.db")
+	db := pgtest.URL(t)
 	s0 := bt.StartServerEnv(t, db, env...)
 	s1 := bt.StartServerEnv(t, db, env...)
 	s2 := bt.StartServerEnv(t, db, env...)
