@@ -188,14 +188,24 @@ func TestLiveGame(t *testing.T) {
 	if ev.State.Status != "over" || ev.State.Result.Reason != "resign" || ev.State.Result.Winner != "black" {
 		t.Fatalf("after resigning: %+v", ev.State)
 	}
-	white.send(map[string]any{"type": "rematch", "id": 16})
-	next := watcher.next("next")
+	// The first rematch is an offer that every page sees; the second
+	// starts the new game.
+	white.send(map[string]any{"type": "rematch", "id": 16, "start": "me"})
+	ev = watcher.next("event")
+	if !strings.Contains(string(ev.Event), `"kind":"rematch"`) || ev.State.Offer == nil || ev.State.Offer.Terms.White != "white" {
+		t.Fatalf("the offer of a new game: %+v %+v", ev.Event, ev.State.Offer)
+	}
 	ack := white.next("ack")
 	for ack.ID != 16 {
 		ack = white.next("ack")
 	}
-	if ack.ID != 16 || ack.Next == "" || next.Game != ack.Next {
-		t.Fatalf("rematch: ack %+v, watchers told %+v", ack, next)
+	if ack.Next != "" || ack.Version != ev.Version {
+		t.Fatalf("offer: ack %+v", ack)
+	}
+	var started struct{ ID string }
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, nil, &started)
+	if next := watcher.next("next"); started.ID == "" || next.Game != started.ID {
+		t.Fatalf("rematch: %+v, watchers told %+v", started, next)
 	}
 }
 
