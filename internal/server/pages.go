@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+
+	"bretter/game"
 	"net/url"
 )
 
@@ -78,6 +80,9 @@ type gamePageData struct {
 	WatchURL  string `json:"-"`
 	Invite    string `json:"invite,omitempty"` // token to join with, on the invitation page
 	Used      bool   `json:"used,omitempty"`   // the invitation was used already
+	// Choices are the game's options with this game's values as their
+	// defaults, for the terms of a new game.
+	Choices []game.Option `json:"-"`
 }
 
 // pageData finds the viewer's seat from the cookie and the links to show.
@@ -90,6 +95,10 @@ func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 			return d, nil
 		}
 		d.PlayerURL = baseURL(r) + playerPath(id, secret)
+		for _, o := range s.games[g.rec.Game].Options {
+			o.Default = g.rec.Options[o.Name]
+			d.Choices = append(d.Choices, o)
+		}
 		if d.Seat == g.rec.Creator && d.Waiting {
 			d.InviteURL = baseURL(r) + invitePath(id, secret)
 		}

@@ -54,6 +54,10 @@ export async function start() {
     page.preview = null;
     render();
   });
+  $('rematch-form')?.addEventListener('submit', (e) => {
+    e.preventDefault();
+    send({ type: 'rematch', id: page.nextMessage++, ...rematchTerms(e.target) });
+  });
   $('move-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
     typed($('move-input').value.trim());
@@ -163,10 +167,17 @@ function receive(msg) {
       }
       break;
     case 'next':
-      if (page.boot.seat) {
+      // Only whoever asked for the new game goes along, and not while
+      // stepping through this one; everyone else gets a link.
+      if (page.boot.seat && page.state?.offer?.by === page.boot.seat && page.replay.viewing() === null) {
         location.assign(`/g/${page.boot.id}/next`);
-      } else {
-        location.assign(`/g/${msg.game}`);
+        break;
+      }
+      if (page.state) {
+        page.state.next = msg.game;
+        page.state.offer = null;
+        notice(t('actions.rematch_started'));
+        render();
       }
       break;
   }
@@ -240,6 +251,9 @@ function show(s) {
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
+  if (event.kind === 'decline' && event.move === 'rematch' && event.seat !== page.boot.seat && page.boot.seat) {
+    notice(t('offer.rematch_declined'));
+  }
   if (event.kind !== 'move') return;
   if (event.seat !== page.boot.seat) {
     notice('');
@@ -447,9 +461,96 @@ function renderOffers(box) {
   if (moved.has(me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
 }
 
+// rematchTerms reads the form of a new game's terms into a rematch
+// message's fields.
+function rematchTerms(form) {
+  const f = new FormData(form);
+  const options = {};
+  for (const el of form.elements) {
+    if (!el.name || el.name === 'clock' || el.name === 'start') continue;
+    if (el.type === 'checkbox') options[el.name] = el.checked;
+    else options[el.name] = Number(el.value);
+  }
+  const terms = { options, start: f.get('start') };
+  const clock = f.get('clock');
+  if (clock === '') terms.clock = null;
+  else if (clock.startsWith('d')) terms.clock = { days: Number(clock.slice(1)) };
+  else if (clock !== 'same') {
+    const [initial, increment] = clock.split('+').map(Number);
+    terms.clock = { initial_s: initial, increment_s: increment };
+  }
+  return terms;
+}
+
+// termsText says what a new game would change.
+function termsText(terms) {
+  const parts = [];
+  const now = page.state.options || {};
+  for (const [name, v] of Object.entries(terms.options || {})) {
+    if (now[name] === v) continue;
+    const on = $('rematch-form')?.elements[name]?.type === 'checkbox' ? (v ? t('actions.yes') : t('actions.no')) : v;
+    parts.push(`${t('option.' + name)}: ${on}`);
+  }
+  const c = terms.clock || {};
+  const was = page.state.clock || {};
+  const same = (c.initial_s || 0) * 1000 === (was.initial_ms || 0) && (c.increment_s || 0) * 1000 === (was.increment_ms || 0) && (c.days || 0) === (was.days || 0);
+  if (!same) {
+    if (c.days) parts.push(t('clock.days', { days: c.days }));
+    else if (c.initial_s) parts.push(t('clock.preset', { minutes: c.initial_s / 60, seconds: c.increment_s || 0 }));
+    else parts.push(t('clock.none'));
+  }
+  const me = page.boot.seat;
+  if (terms.white === 'random') parts.push(t('rematch.random'));
+  else parts.push(t('rematch.you_play', { colour: colourName(terms.white === me ? 'white' : 'black') }));
+  return parts.join(' · ');
+}
+
+// renderNext puts up what follows a finished game: the new game, an
+// offer of one to answer or waiting for an answer, or the button to offer
+// one. Nobody is taken into a new game without a click.
+function renderNext(box) {
+  const me = page.boot.seat;
+  if (page.state.next) {
+    const a = document.createElement('a');
+    a.href = me ? `/g/${page.boot.id}/next` : `/g/${page.state.next}`;
+    a.className = 'button primary go-next';
+    a.textContent = t('actions.go_next');
+    const p = document.createElement('p');
+    p.className = 'offer';
+    p.textContent = t('actions.rematch_started');
+    box.append(p, a);
+    return;
+  }
+  if (!me) return;
+  const offer = page.state.offer;
+  const terms = $('rematch-terms');
+  if (offer && offer.kind === 'rematch') {
+    const p = document.createElement('p');
+    p.className = 'offer rematch-offer-text';
+    const text = termsText(offer.terms);
+    if (offer.by !== me) {
+      p.textContent = t('offer.rematch_from_friend', { terms: text });
+      // Accepting is asking for the same new game: its ack names the game.
+      const accept = () => send({ type: 'rematch', id: page.nextMessage++ });
+      const decline = () => send({ type: 'answer', id: page.nextMessage++, kind: 'rematch', accept: false });
+      p.append(' ', button(t('actions.accept'), 'accept primary', accept), ' ', button(t('actions.decline'), 'decline', decline));
+    } else {
+      p.textContent = t('offer.rematch_sent', { terms: text });
+    }
+    box.append(p);
+  } else {
+    box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
+  }
+  if (terms && !page.state.players[page.boot.seat === 'white' ? 'black' : 'white'].computer) {
+    terms.hidden = false;
+    box.append(terms);
+  }
+}
+
 function renderActions(mine) {
   const box = $('actions');
   box.replaceChildren();
+  if (page.state.status === 'over') renderNext(box);
   if (!page.boot.seat) return;
   if (mine && (page.state.legal || []).includes('swap')) {
     box.append(button(t('actions.swap'), 'swap', () => play('swap')));
@@ -460,17 +561,6 @@ function renderActions(mine) {
     }));
   }
   if (page.state.status !== 'over') renderOffers(box);
-  if (page.state.status === 'over') {
-    if (page.state.next) {
-      const a = document.createElement('a');
-      a.href = `/g/${page.boot.id}/next`;
-      a.className = 'button primary';
-      a.textContent = t('actions.go_next');
-      box.append(a);
-    } else {
-      box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
-    }
-  }
 }
 
 function confirmDialog(text) {
