@@ -39,6 +39,7 @@ export async function start() {
   page.clocks = createClocks({
     t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
     announce: (text) => { $('announce').textContent = text; },
+    slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
   });
   if (page.boot.seat) wireNotices({ t, gameId: page.boot.id });
   page.chat = createChat({
@@ -66,10 +67,15 @@ export async function start() {
   page.replay = createReplay({
     t, count: () => (page.state ? page.state.moves.length : 0), show: showAt, liveText: () => t('replay.live'), playOn,
   });
-  $('moves').addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-ply]');
-    if (b) page.replay.go(Number(b.dataset.ply));
-  });
+  for (const list of [$('moves'), $('strip')]) {
+    list.addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-ply]');
+      if (b) page.replay.go(Number(b.dataset.ply));
+    });
+  }
+  // On a touch screen the board is how moves are made: typing folds away.
+  if (matchMedia('(pointer: coarse)').matches && $('move-entry')) $('move-entry').open = false;
+  wireInvite();
   if (page.boot.invite) {
     await join();
   } else if (page.boot.used) {
@@ -77,6 +83,17 @@ export async function start() {
     history.replaceState(null, '', `/g/${page.boot.id}`);
   }
   connect();
+}
+
+// wireInvite offers the system's share sheet for the invitation, where
+// the browser has one.
+function wireInvite() {
+  const share = $('invite-share');
+  if (!share || !navigator.share) return;
+  share.hidden = false;
+  share.addEventListener('click', () => {
+    navigator.share({ title: document.title, url: $('invite-url').value }).catch(() => {});
+  });
 }
 
 // join takes the free seat with the invitation token; the answer sets the
@@ -321,7 +338,7 @@ async function showAt(k) {
 }
 
 function markViewed(k) {
-  for (const b of $('moves').querySelectorAll('button[data-ply]')) {
+  for (const b of document.querySelectorAll('#moves button[data-ply], #strip button[data-ply]')) {
     if (Number(b.dataset.ply) === k) b.setAttribute('aria-current', 'step');
     else b.removeAttribute('aria-current');
   }
@@ -343,6 +360,8 @@ function render() {
   const summary = page.mod.summary ? page.mod.summary(page.state, t) : '';
   $('summary').textContent = summary;
   $('summary').hidden = !summary;
+  // Once the friend has joined, the invitation is used up.
+  if (page.state.status !== 'waiting') $('invite')?.remove();
   renderMoves();
   markViewed(viewing);
   renderPlayers();
@@ -383,10 +402,15 @@ function renderMoves() {
     li.className = ending.kind;
     list.append(li);
   }
+  const strip = $('strip');
+  strip.replaceChildren(...[...list.children].map((li) => li.cloneNode(true)));
   const last = list.lastElementChild;
   if (last) {
     last.classList.add('latest');
-    list.scrollTop = list.scrollHeight; // the list scrolls to its end; the page stays where the player put it
+    strip.lastElementChild.classList.add('latest');
+    // The lists scroll to their ends; the page stays where the player put it.
+    list.scrollTop = list.scrollHeight;
+    strip.scrollLeft = strip.scrollWidth;
   } else {
     const li = document.createElement('li');
     li.className = 'none';
@@ -422,6 +446,46 @@ function renderPlayers() {
       li.append(' ', span);
     }
     list.append(li);
+  }
+  renderBars();
+}
+
+// renderBars puts the players beside the board, as a phone shows them: the
+// viewer (or White, for a watcher) below, the other player above.
+function renderBars() {
+  const s = page.state;
+  const below = page.boot.seat || 'white';
+  const above = below === 'white' ? 'black' : 'white';
+  for (const [id, seat] of [['bar-top', above], ['bar-bottom', below]]) {
+    const p = s.players[seat];
+    const bar = $(id);
+    const turn = s.status === 'playing' && s.to_move === seat;
+    bar.className = `player-bar ${seat}` + (turn ? ' to-move' : '');
+    const name = document.createElement('span');
+    name.className = 'who';
+    const who = p.computer ? t('players.computer', { level: p.computer })
+      : seat === page.boot.seat ? t('players.you') : p.name || (page.boot.seat ? t('players.friend') : '');
+    name.textContent = who ? `${colourName(seat)} · ${who}` : colourName(seat);
+    const parts = [dot(seat), name];
+    if (seat !== page.boot.seat && p.seated && !p.computer) {
+      const span = document.createElement('span');
+      span.className = 'presence ' + (p.online ? 'online' : 'away');
+      span.textContent = p.online ? t('players.online') : t('players.offline');
+      parts.push(span);
+    }
+    if (turn) {
+      const span = document.createElement('span');
+      span.className = 'turn';
+      span.textContent = t('players.turn');
+      parts.push(span);
+    }
+    if (s.clock) {
+      const span = document.createElement('span');
+      span.className = `bar-clock ${seat}`;
+      span.textContent = page.clocks.text(seat);
+      parts.push(span);
+    }
+    bar.replaceChildren(...parts);
   }
 }
 
