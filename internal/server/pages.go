@@ -1,6 +1,7 @@
 package server
 
 import (
+	"html/template"
 	"net/http"
 
 	"bretter/game"
@@ -83,12 +84,18 @@ type gamePageData struct {
 	// Choices are the game's options with this game's values as their
 	// defaults, for the terms of a new game.
 	Choices []game.Option `json:"-"`
+	// The position, drawn into the page and given to its script, and what
+	// a link preview shows.
+	Board template.HTML `json:"-"`
+	View  any           `json:"view,omitempty"`
+	Meta  pageMeta      `json:"-"`
+	pos   pagePosition
 }
 
 // pageData finds the viewer's seat from the cookie and the links to show.
 func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 	return within(r.Context(), s.hub, id, func(g *liveGame) (gamePageData, error) {
-		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id)}
+		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id), pos: g.pagePosition()}
 		secret := s.secret(r, id)
 		d.Seat = g.seatOf(secret)
 		if d.Seat == "" {
@@ -116,6 +123,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, lang, err)
 		return
 	}
+	s.dress(r, lang, &d)
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
 }
@@ -164,6 +172,7 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 	if d.Waiting {
 		d.Invite = r.PathValue("token")
 	}
+	s.dress(r, lang, &d)
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
 }

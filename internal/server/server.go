@@ -47,6 +47,8 @@ type Server struct {
 	push    *pusher
 	conns   *counter // live connections per address
 	mux     *http.ServeMux
+
+	previews previews
 }
 
 // Limits on what a client may send.
@@ -112,6 +114,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /g/{id}/seat/{secret}", s.seatLink)
 	m.HandleFunc("GET /g/{id}/join/{token}", s.invitePage)
 	m.HandleFunc("GET /g/{id}/next", s.nextGame)
+	m.HandleFunc("GET /g/{id}/preview.png", s.previewImage)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 
 	m.HandleFunc("POST /api/games", s.apiCreate)

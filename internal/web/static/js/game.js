@@ -64,6 +64,9 @@ export async function start() {
     typed($('move-input').value.trim());
   });
   page.board = page.mod.create($('board'), { t, send: play, marks: [] });
+  // The board the server drew is replaced at once by a live one of the
+  // same position, before the connection brings the rest.
+  if (page.boot.view) page.board.update({ view: page.boot.view, legal: [] });
   page.replay = createReplay({
     t, count: () => (page.state ? page.state.moves.length : 0), show: showAt, liveText: () => t('replay.live'), playOn,
   });
