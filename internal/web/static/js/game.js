@@ -3,7 +3,7 @@
 // ply they expect; the server answers with an ack or a clear error.
 import { t, time } from './i18n.js';
 import { load } from './boards.js';
-import { button } from './controls.js';
+import { button, fitMoves } from './controls.js';
 import { createReplay } from './replay.js';
 import { createClocks } from './clocks.js';
 import { createChat } from './chat.js';
@@ -405,6 +405,7 @@ function renderMoves() {
     li.className = ending.kind;
     list.append(li);
   }
+  fitMoves(list);
   const strip = $('strip');
   strip.replaceChildren(...[...list.children].map((li) => li.cloneNode(true)));
   const last = list.lastElementChild;
