@@ -22,7 +22,10 @@ const page = {
   version: -1, // of the last event or state applied
   socket: null,
   retry: 0,
-  pending: null, // id of a move sent and not yet answered
+  // The move sent and not yet answered, {id, ply, move}: kept across a
+  // lost connection and sent again, with the same ply, once it is back.
+  pending: null,
+  connected: false,
   nextMessage: 1,
   replay: null,
   settings: null,
@@ -131,15 +134,40 @@ function connect() {
   page.socket = new WebSocket(`${scheme}://${location.host}/api/games/${page.boot.id}/ws${after}`);
   page.socket.addEventListener('open', () => {
     page.retry = 0;
+    page.connected = true;
     $('connection').hidden = true;
   });
   page.socket.addEventListener('message', (e) => receive(JSON.parse(e.data)));
   page.socket.addEventListener('close', () => {
     page.socket = null;
-    page.pending = null;
+    page.connected = false;
     $('connection').hidden = false;
-    setTimeout(connect, Math.min(10000, 500 * 2 ** page.retry++));
+    render(); // who is online is not known any more
+    page.reconnect = setTimeout(connect, Math.min(10000, 500 * 2 ** page.retry++));
   });
+}
+
+// When the device says it is back online, reconnect at once rather than
+// at the end of the wait.
+addEventListener('online', () => {
+  if (page.socket || !page.reconnect) return;
+  clearTimeout(page.reconnect);
+  page.reconnect = null;
+  connect();
+});
+
+// settle matches the pending move with the state the server sent after a
+// reconnection: played already, or to be sent again as it was.
+function settle(s) {
+  const p = page.pending;
+  if (!p) return;
+  if (s.moves.length > p.ply || s.status !== 'playing' || s.to_move !== page.boot.seat) {
+    page.pending = null;
+    if (s.moves[p.ply] !== p.move) notice(t('error.stale'));
+    render();
+    return;
+  }
+  send({ type: 'move', id: p.id, ply: p.ply, move: p.move });
 }
 
 function send(msg) {
@@ -154,6 +182,7 @@ function receive(msg) {
       page.version = msg.version;
       show(msg.state);
       page.chat.reset(msg.state);
+      settle(msg.state);
       break;
     case 'chat':
       page.chat.add(msg.line);
@@ -171,12 +200,12 @@ function receive(msg) {
       }
       break;
     case 'ack':
-      if (msg.id === page.pending) page.pending = null;
+      if (msg.id === page.pending?.id) page.pending = null;
       if (msg.next) location.assign(`/g/${page.boot.id}/next`);
       render();
       break;
     case 'error':
-      if (msg.id === page.pending) page.pending = null;
+      if (msg.id === page.pending?.id) page.pending = null;
       notice(errorText(msg));
       render();
       break;
@@ -251,12 +280,10 @@ function typed(text) {
 
 function sendMove(move) {
   if (page.pending || !page.state) return;
-  const id = page.nextMessage++;
-  if (send({ type: 'move', id, ply: page.state.moves.length, move })) {
-    page.pending = id;
-    notice('');
-    render();
-  }
+  page.pending = { id: page.nextMessage++, ply: page.state.moves.length, move };
+  send({ type: 'move', ...page.pending });
+  notice('');
+  render();
 }
 
 function show(s) {
@@ -292,7 +319,7 @@ function statusText() {
   const s = page.state;
   if (s.status === 'over') return resultText(s);
   if (s.status === 'waiting') return page.boot.seat ? t('status.waiting') : t('status.waiting_watch');
-  if (page.pending) return t('status.sending');
+  if (page.pending) return page.connected ? t('status.sending') : t('status.reconnecting', { move: page.pending.move });
   const colour = colourName(s.to_move);
   if (s.players[s.to_move].computer) return t('status.thinking', { colour });
   if (!page.boot.seat) return t('status.to_move', { colour });
@@ -438,7 +465,7 @@ function renderPlayers() {
     const who = p.computer ? t('players.computer', { level: p.computer })
       : !p.seated ? t('players.free') : seat === page.boot.seat ? t('players.you') : page.boot.seat ? t('players.friend') : '';
     let where = '';
-    if (p.seated && seat !== page.boot.seat && !p.computer) {
+    if (p.seated && seat !== page.boot.seat && !p.computer && page.connected) {
       where = p.online ? t('players.online') : p.since ? t('players.away', { time: time(new Date(p.since)) }) : t('players.offline');
     }
     li.append(dot(seat), ` ${p.name ? `${p.name} · ` : ''}${colourName(seat)}`);
@@ -471,7 +498,7 @@ function renderBars() {
       : seat === page.boot.seat ? t('players.you') : p.name || (page.boot.seat ? t('players.friend') : '');
     name.textContent = who ? `${colourName(seat)} · ${who}` : colourName(seat);
     const parts = [dot(seat), name];
-    if (seat !== page.boot.seat && p.seated && !p.computer) {
+    if (seat !== page.boot.seat && p.seated && !p.computer && page.connected) {
       const span = document.createElement('span');
       span.className = 'presence ' + (p.online ? 'online' : 'away');
       span.textContent = p.online ? t('players.online') : t('players.offline');
