@@ -226,7 +226,7 @@ func dvonnPicture(stacks map[string]dvonnStack, last string) picture {
 			name := string(rune('A'+col)) + strconv.Itoa(row+1)
 			s, ok := stacks[name]
 			if !ok {
-				p.shapes = append(p.shapes, shape{kind: 'c', class: "hole", pts: []float64{x, y}, r: 0.27 * w, fill: colBG, stroke: colCellLine, width: 0.8})
+				p.shapes = append(p.shapes, shape{kind: 'c', class: "hole", pts: []float64{x, y}, r: 0.27 * w, stroke: colCellLine, width: 0.8})
 				continue
 			}
 			classes := "space " + s.top

@@ -583,7 +583,7 @@ function termsText(terms) {
   const now = page.state.options || {};
   for (const [name, v] of Object.entries(terms.options || {})) {
     if (now[name] === v) continue;
-    const on = $('rematch-form')?.elements[name]?.type === 'checkbox' ? (v ? t('actions.yes') : t('actions.no')) : v;
+    const on = page.terms?.querySelector('form').elements[name]?.type === 'checkbox' ? (v ? t('actions.yes') : t('actions.no')) : v;
     parts.push(`${t('option.' + name)}: ${on}`);
   }
   const c = terms.clock || {};
@@ -618,7 +618,10 @@ function renderNext(box) {
   }
   if (!me) return;
   const offer = page.state.offer;
-  const terms = $('rematch-terms');
+  // Kept by reference: once moved into the actions, a render takes it out
+  // of the page until it is put back.
+  page.terms ??= $('rematch-terms');
+  const terms = page.terms;
   if (offer && offer.kind === 'rematch') {
     const p = document.createElement('p');
     p.className = 'offer rematch-offer-text';
