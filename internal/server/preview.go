@@ -21,6 +21,7 @@ const previewWidth, previewHeight = 1200, 630
 type pageMeta struct {
 	Title, Description string
 	URL, Image         string
+	State              string // the game's state in a sentence, for a page without scripts
 }
 
 // pagePosition is what a game page needs of the game beyond the seat: the
@@ -66,6 +67,7 @@ func (s *Server) meta(r *http.Request, lang string, p pagePosition, invited bool
 		URL:         baseURL(r) + watchPath(r.PathValue("id")),
 		Image:       baseURL(r) + previewPath(r.PathValue("id"), p.version),
 	}
+	m.State = state
 	if p.status == "over" {
 		m.Title = t("preview.title_over", "game", name, "state", trimStop(state), "n", p.moves)
 	}
