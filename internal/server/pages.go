@@ -89,6 +89,9 @@ type gamePageData struct {
 	Board template.HTML `json:"-"`
 	View  any           `json:"view,omitempty"`
 	Meta  pageMeta      `json:"-"`
+	// Howto asks for the three lines on how to play, for a friend who came
+	// through the invitation and has hardly begun.
+	Howto bool `json:"-"`
 	pos   pagePosition
 }
 
@@ -102,6 +105,7 @@ func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 			return d, nil
 		}
 		d.PlayerURL = baseURL(r) + playerPath(id, secret)
+		d.Howto = d.Seat != g.rec.Creator && g.rec.Computer == "" && len(g.moves) < 4
 		for _, o := range s.games[g.rec.Game].Options {
 			o.Default = g.rec.Options[o.Name]
 			d.Choices = append(d.Choices, o)

@@ -82,6 +82,9 @@ func (s *Server) dress(r *http.Request, lang string, d *gamePageData) {
 	d.Board = s.boardSVG(d.pos)
 	d.View = d.pos.view
 	d.Meta = s.meta(r, lang, d.pos, d.Invite != "")
+	if d.Invite != "" {
+		d.Howto = true
+	}
 }
 
 // trimStop drops a sentence's full stop, for a title.

@@ -44,6 +44,16 @@ func TestLinkPreview(t *testing.T) {
 	if s := ts.state(t, c.ID, ""); s.Players["black"].Seated {
 		t.Fatal("fetching the preview took the seat")
 	}
+	// The invited friend is told in three lines how to play, with the way
+	// to the rules; the creator chose the game and is not.
+	if !strings.Contains(body, `id="howto"`) || !strings.Contains(body, `href="/havannah#rules-title"`) {
+		t.Fatal("the invitation page has no lines on how to play")
+	}
+	creator := ts.browser(t)
+	get(t, creator, ts.URL+playerPath(c.ID, c.Secret))
+	if _, page := get(t, creator, ts.URL+"/g/"+c.ID); strings.Contains(page, `id="howto"`) {
+		t.Fatal("the creator is told how to play")
+	}
 
 	// The preview follows the game: after two moves it is White's third.
 	var j struct{ Secret string }

@@ -176,6 +176,7 @@ var uncounted = map[string]bool{
 	"fanorona.pieces":           true,
 	"opponent.level_n":          true, // a level is a name, not an amount
 	"players.computer":          true,
+	"preview.title":             true, // "move 17": which move, not how many
 	"replay.viewing":            true, // "move 3 of 25"
 	"result.score":              true,
 	"result.score_draw":         true,
@@ -196,7 +197,7 @@ func TestPluralForms(t *testing.T) {
 	if got := s.Langs(); strings.Join(got, " ") != "de en pl" {
 		t.Fatalf("languages %v", got)
 	}
-	fillers := [][2]any{{"label", "L"}, {"space", "c3"}, {"colour", "White"}, {"move", "d2-e3"}, {"points", "e3"}, {"hours", 7}, {"minutes", 9}, {"draw_at", 50}}
+	fillers := [][2]any{{"label", "L"}, {"space", "c3"}, {"colour", "White"}, {"move", "d2-e3"}, {"points", "e3"}, {"hours", 7}, {"minutes", 9}, {"draw_at", 50}, {"game", "Havannah"}, {"state", "White wins"}}
 	counted := 0
 	for key, m := range s.catalogs[DefaultLang] {
 		if !m.Counted() {
