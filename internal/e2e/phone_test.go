@@ -49,6 +49,12 @@ func TestPhoneLayout(t *testing.T) {
 	}
 	screenSized(t, alice, "phone-invite-screen")
 	bt.Screenshot(t, alice, "phone-invite")
+	// For a friend sitting next to her: the invitation as a QR code.
+	must(t, bt.Tap(alice, "#invite .invite-qr summary"))
+	if w := rectOf(t, alice, "#invite svg.qr").Width; w < 150 {
+		t.Fatalf("the QR code is %.0f px wide", w)
+	}
+	screenSized(t, alice, "phone-invite-qr")
 
 	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
 	waitStatus(t, alice, "Your turn")

@@ -92,6 +92,8 @@ type gamePageData struct {
 	// Howto asks for the three lines on how to play, for a friend who came
 	// through the invitation and has hardly begun.
 	Howto bool `json:"-"`
+	// InviteQR is the invitation as a QR code, on the creator's page.
+	InviteQR template.HTML `json:"-"`
 	pos   pagePosition
 }
 

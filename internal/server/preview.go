@@ -85,6 +85,13 @@ func (s *Server) dress(r *http.Request, lang string, d *gamePageData) {
 	if d.Invite != "" {
 		d.Howto = true
 	}
+	if d.InviteURL != "" {
+		qr, err := web.QR(d.InviteURL, s.site.T(lang, "share.qr_label"))
+		if err != nil {
+			s.log.Error("drawing the invitation's QR code", "err", err)
+		}
+		d.InviteQR = qr
+	}
 }
 
 // trimStop drops a sentence's full stop, for a title.

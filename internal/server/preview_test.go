@@ -51,8 +51,13 @@ func TestLinkPreview(t *testing.T) {
 	}
 	creator := ts.browser(t)
 	get(t, creator, ts.URL+playerPath(c.ID, c.Secret))
-	if _, page := get(t, creator, ts.URL+"/g/"+c.ID); strings.Contains(page, `id="howto"`) {
+	_, page := get(t, creator, ts.URL+"/g/"+c.ID)
+	if strings.Contains(page, `id="howto"`) {
 		t.Fatal("the creator is told how to play")
+	}
+	// The invitation as a QR code is for the creator's eyes only.
+	if !strings.Contains(page, `<svg class="qr" viewBox="0 0 `) || strings.Contains(body, `class="qr"`) {
+		t.Fatal("the QR code of the invitation is missing on the creator's page, or shown to the friend")
 	}
 
 	// The preview follows the game: after two moves it is White's third.
@@ -60,6 +65,9 @@ func TestLinkPreview(t *testing.T) {
 	ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]}, &j)
 	g := testGame{id: c.ID, white: c.Secret, black: j.Secret}
 	ts.play(t, g, "a1 d4")
+	if _, page := get(t, creator, ts.URL+"/g/"+c.ID); strings.Contains(page, `class="qr"`) {
+		t.Fatal("the QR code of a used invitation is still shown")
+	}
 	_, body = get(t, bot, ts.URL+"/g/"+c.ID, "Accept-Language", "en")
 	m = metaTags(body)
 	if m["og:title"] != "Havannah · White to move · move 3" {
