@@ -94,7 +94,7 @@ type gamePageData struct {
 	Howto bool `json:"-"`
 	// InviteQR is the invitation as a QR code, on the creator's page.
 	InviteQR template.HTML `json:"-"`
-	pos   pagePosition
+	pos      pagePosition
 }
 
 // pageData finds the viewer's seat from the cookie and the links to show.
