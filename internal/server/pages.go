@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"html/template"
 	"net/http"
 
 	"bretter/game"
+	"bretter/internal/web"
 	"net/url"
 )
 
@@ -25,12 +28,24 @@ func (s *Server) language(w http.ResponseWriter, r *http.Request) (string, bool)
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page, lang, title string, data any) {
+	var b bytes.Buffer
+	if err := s.site.Render(&b, page, lang, title, r.URL.Path, data); err != nil {
+		s.log.Error("rendering a page", "page", page, "err", err)
+		http.Error(w, "the page could not be made", http.StatusInternalServerError)
+		return
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Language", lang)
-	w.WriteHeader(status)
-	if err := s.site.Render(w, page, lang, title, r.URL.Path, data); err != nil {
-		s.log.Error("rendering a page", "page", page, "err", err)
+	// Pages carry the board and the messages: a fifth of their size
+	// compressed.
+	w.Header().Add("Vary", "Accept-Encoding")
+	body := b.Bytes()
+	if web.AcceptsGzip(r) {
+		w.Header().Set("Content-Encoding", "gzip")
+		body = web.Gzip(body, gzip.DefaultCompression)
 	}
+	w.WriteHeader(status)
+	w.Write(body)
 }
 
 func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, err error) {

@@ -149,19 +149,20 @@ func havannahPicture(size int, stones, last string, winning []string) (picture, 
 			if win[name] {
 				cell.fill = blend(colCell, colWin, 0.45)
 			}
+			// Only what shows is drawn: the page's board script adds the
+			// rest when it takes over.
 			p.shapes = append(p.shapes, cell)
-			stone := shape{kind: 'c', class: "stone", pts: []float64{x, y}, r: r * 0.72, width: 0.9}
-			switch colour {
-			case "white":
-				stone.fill, stone.stroke = colWhite, colWhiteLine
-			case "black":
-				stone.fill, stone.stroke = colBlack, colBlackLine
+			if colour != "" {
+				stone := shape{kind: 'c', class: "stone", pts: []float64{x, y}, r: r * 0.72, width: 0.9, fill: colWhite, stroke: colWhiteLine}
+				if colour == "black" {
+					stone.fill, stone.stroke = colBlack, colBlackLine
+				}
+				p.shapes = append(p.shapes, stone)
 			}
-			mark := shape{kind: 'c', class: "mark", pts: []float64{x, y}, r: r * 0.22, close: true}
 			if name == last {
-				mark.fill = colMark
+				p.shapes = append(p.shapes, shape{kind: 'c', class: "mark", pts: []float64{x, y}, r: r * 0.22, fill: colMark})
 			}
-			p.shapes = append(p.shapes, stone, mark)
+			p.shapes[len(p.shapes)-1].close = true
 		}
 	}
 	if i != len(stones) {
@@ -330,7 +331,7 @@ func fanoronaPicture(board string) (picture, error) {
 		case 'B':
 			piece.group, piece.fill, piece.stroke = "pt black", colBlack, colBlackLine
 		default:
-			piece.group = "pt"
+			continue // an empty point is where the lines meet
 		}
 		p.shapes = append(p.shapes, piece)
 	}

@@ -42,6 +42,8 @@ type Site struct {
 	pages    map[string]*template.Template // by page name
 	rules    map[string]*template.Template // by game and language, "havannah.de"
 	version  string                        // of the static files, for cache busting
+	gzipped  compressed
+	graph    map[string][]string // scripts and what they import
 }
 
 // New parses the templates and catalogues and checks that every game has
@@ -55,6 +57,9 @@ func New(games []game.Game) (*Site, error) {
 	if s.version, err = staticVersion(); err != nil {
 		return nil, err
 	}
+	if s.graph, err = moduleGraph(); err != nil {
+		return nil, err
+	}
 	funcs := template.FuncMap{
 		"json":    toJSON,
 		"diagram": s.diagram,
@@ -63,6 +68,7 @@ func New(games []game.Game) (*Site, error) {
 		// move) and days per move.
 		"clockPresets": func() []clockPreset { return clockPresets },
 		"clockDays":    func() []int { return clock.DaysChoices },
+		"modules":      s.modules,
 	}
 	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
 	if err != nil {
@@ -134,6 +140,9 @@ func (s *Site) Static() http.Handler {
 	files := http.FileServerFS(sub)
 	return http.StripPrefix("/static/"+s.version, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		if s.gzipped.serveGzipped(w, r, sub, strings.TrimPrefix(r.URL.Path, "/")) {
+			return
+		}
 		files.ServeHTTP(w, r)
 	}))
 }
@@ -202,6 +211,26 @@ func (p Page) Rules(name string) (template.HTML, error) {
 
 // Catalog gives the page's catalogue to the scripts.
 func (p Page) Catalog() Catalog { return p.site.catalogs[p.Lang] }
+
+// CatalogFor is the catalogue without the other games' own messages, for
+// a page that shows only game.
+func (p Page) CatalogFor(game string) Catalog {
+	all := p.site.catalogs[p.Lang]
+	out := make(Catalog, len(all))
+	for key, m := range all {
+		other := false
+		for _, g := range p.site.games {
+			if g.Name != game && (strings.HasPrefix(key, g.Name+".") || strings.HasPrefix(key, "game."+g.Name+".")) {
+				other = true
+				break
+			}
+		}
+		if !other {
+			out[key] = m
+		}
+	}
+	return out
+}
 
 // Render writes the named page.
 func (s *Site) Render(w io.Writer, name, lang, title, urlPath string, data any) error {

@@ -248,3 +248,40 @@ func TestPluralForms(t *testing.T) {
 		}
 	}
 }
+
+// A game page preloads every script it will import, and no other board's.
+func TestModulesToPreload(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(s.modules("js/page.js", "js/game.js", "js/boards/havannah.js"), " ")
+	for _, want := range []string{"js/page.js", "js/game.js", "js/i18n.js", "js/clocks.js", "js/sound.js", "js/boards/havannah.js", "js/boards/svg.js", "js/boards/focus.js"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the preloads %q lack %s", got, want)
+		}
+	}
+	if strings.Contains(got, "dvonn") || strings.Contains(got, "fanorona") {
+		t.Errorf("a Havannah page preloads another board: %q", got)
+	}
+}
+
+// A game page's scripts get the site's messages and their own game's, not
+// the other games'.
+func TestCatalogForOneGame(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Page{Lang: "en", site: s}.CatalogFor("havannah")
+	for _, want := range []string{"game.havannah.name", "result.ring", "status.your_turn", "option.size"} {
+		if _, ok := c[want]; !ok {
+			t.Errorf("the Havannah page's messages lack %s", want)
+		}
+	}
+	for key := range c {
+		if strings.HasPrefix(key, "dvonn.") || strings.HasPrefix(key, "fanorona.") || strings.HasPrefix(key, "game.dvonn.") {
+			t.Errorf("the Havannah page's messages carry %s", key)
+		}
+	}
+}
