@@ -2,6 +2,8 @@ package server
 
 import (
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"regexp"
@@ -60,10 +62,36 @@ func TestCompressedPagesAndAssets(t *testing.T) {
 		t.Fatal("gzip sent to a client that refuses it")
 	}
 
-	css := regexp.MustCompile(`/static/[0-9a-f]+/css/site\.css`).FindString(string(plain))
+	_, home := fetch(t, ts.URL+"/", "")
+	css := regexp.MustCompile(`/static/[0-9a-f]+/css/site\.css`).FindString(string(home))
 	_, rawCSS := fetch(t, ts.URL+css, "")
 	res, zippedCSS := fetch(t, ts.URL+css, "gzip")
 	if res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Content-Type") != "text/css; charset=utf-8" || gunzip(t, zippedCSS) != string(rawCSS) {
 		t.Fatalf("style sheet: %q %q, %d bytes for %d", res.Header.Get("Content-Encoding"), res.Header.Get("Content-Type"), len(zippedCSS), len(rawCSS))
+	}
+}
+
+// A game page carries its style sheets, and its Content-Security-Policy
+// allows exactly those; other pages allow no inline style.
+func TestInlineStylesAllowedByHash(t *testing.T) {
+	ts := newTestServer(t)
+	for _, name := range []string{"havannah", "dvonn", "fanorona"} {
+		var c createResponse
+		ts.call(t, "POST", "/api/games", "", `{"game":"`+name+`"}`, &c)
+		res, body := get(t, ts.browser(t), ts.URL+"/g/"+c.ID)
+		m := regexp.MustCompile(`(?s)<style>(.*?)</style>`).FindStringSubmatch(body)
+		if m == nil || !strings.Contains(m[1], "."+name+" ") {
+			t.Fatalf("%s page: no style of its board", name)
+		}
+		sum := sha256.Sum256([]byte(m[1]))
+		want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		csp := res.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "style-src 'self' ") || !strings.Contains(csp, want) {
+			t.Fatalf("%s page: the policy %q does not allow its style %s", name, csp, want)
+		}
+	}
+	res, _ := get(t, ts.browser(t), ts.URL+"/")
+	if csp := res.Header.Get("Content-Security-Policy"); strings.Contains(csp, "sha256") {
+		t.Fatalf("the home page allows inline styles: %q", csp)
 	}
 }

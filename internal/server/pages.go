@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"html/template"
 	"net/http"
+	"strings"
 
 	"bretter/game"
 	"bretter/internal/web"
@@ -36,6 +37,10 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Language", lang)
+	if csp := w.Header().Get("Content-Security-Policy"); csp != "" && page == "game" {
+		// A game page carries its styles (see web.Site.StyleHashes).
+		w.Header().Set("Content-Security-Policy", strings.Replace(csp, "style-src 'self'", "style-src 'self' "+s.site.StyleHashes(), 1))
+	}
 	// Pages carry the board and the messages: a fifth of their size
 	// compressed.
 	w.Header().Add("Vary", "Accept-Encoding")
