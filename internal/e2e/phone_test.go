@@ -99,6 +99,17 @@ func TestPhoneLayout(t *testing.T) {
 		t.Fatalf("the move strip is %.0f px high: more than one line", strip.Bottom-strip.Top)
 	}
 	must(t, bt.WaitText(alice, "#strip li.latest", "f9"))
+
+	// Turned round, the board is seen from Black's side, and the players
+	// change places with it; the writing stays upright.
+	must(t, bt.Tap(alice, "#flip"))
+	waitFor(t, alice, `getComputedStyle(document.querySelector("#board svg")).transform`, "matrix(-1, 0, 0, -1, 0, 0)", "the board turned round")
+	must(t, bt.WaitText(alice, "#bar-top", "White · you"))
+	must(t, bt.WaitText(alice, "#bar-bottom", "Black · your friend"))
+	waitFor(t, alice, `document.getElementById("flip").getAttribute("aria-pressed")`, "true", "the turn button pressed")
+	screenSized(t, alice, "phone-flipped-screen")
+	must(t, bt.Tap(alice, "#flip"))
+	must(t, bt.WaitText(alice, "#bar-bottom", "White · you"))
 	if s := screenOf(t, alice); s.Width != 390 {
 		t.Fatalf("after %d moves the page is laid out %.0f px wide on a 390 px screen", len(moves), s.Width)
 	}

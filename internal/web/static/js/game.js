@@ -39,6 +39,14 @@ export async function start() {
   page.boot = JSON.parse($('boot').textContent);
   page.mod = await load(page.boot.game);
   page.settings = wire(() => render());
+  // The bar's buttons for what a phone needs at hand: turning the board
+  // round (the same as its setting) and the settings further down.
+  $('flip').addEventListener('click', () => document.querySelector('input[data-setting="flip"]').click());
+  $('settings-open').addEventListener('click', () => {
+    $('settings').open = true;
+    $('settings').scrollIntoView({ block: 'nearest' });
+    $('settings').querySelector('input')?.focus({ preventScroll: true });
+  });
   page.clocks = createClocks({
     t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
     announce: (text) => { $('announce').textContent = text; },
@@ -485,8 +493,10 @@ function renderPlayers() {
 // viewer (or White, for a watcher) below, the other player above.
 function renderBars() {
   const s = page.state;
-  const below = page.boot.seat || 'white';
+  let below = page.boot.seat || 'white';
+  if (page.settings.flip) below = below === 'white' ? 'black' : 'white';
   const above = below === 'white' ? 'black' : 'white';
+  $('flip').setAttribute('aria-pressed', String(!!page.settings.flip));
   for (const [id, seat] of [['bar-top', above], ['bar-bottom', below]]) {
     const p = s.players[seat];
     const bar = $(id);
