@@ -22,6 +22,10 @@ type Record struct {
 	Winner string
 	Reason string // the rule's word, or "resign"
 	Moves  []string
+	// Note is a remark for people reading a written record, such as how
+	// a format names the colours; formats with room for one write it, and
+	// reading does not fill it in.
+	Note string
 }
 
 // RecordFormat is a game's own record format, such as Little Golem's .hgf

@@ -26,6 +26,9 @@ type Record struct {
 	// HasResult tells whether the record states a result (Winner is
 	// meaningful; game.Nobody for a draw).
 	HasResult bool
+	// Comment is written as the game comment (GC); ParseHGF leaves it
+	// empty, as Little Golem's own comments say nothing about the game.
+	Comment string
 }
 
 // ParseHGF reads a Little Golem .hgf record and checks every move against
@@ -126,6 +129,7 @@ func (rec Record) HGF() (string, error) {
 	prop(&b, "PW", rec.Black)
 	prop(&b, "DT", rec.Date)
 	b.WriteString("SZ[" + strconv.Itoa(rec.Size) + "]")
+	prop(&b, "GC", rec.Comment)
 	if rec.HasResult {
 		prop(&b, "RE", map[game.Player]string{game.White: "B", game.Black: "W", game.Nobody: "0"}[rec.Winner])
 	}
@@ -218,7 +222,7 @@ func parseSGF(text string) ([][]property, error) {
 
 // writeRecord writes a site's record as .hgf.
 func writeRecord(r game.Record) (string, error) {
-	rec := Record{Size: r.Options["size"], White: r.White, Black: r.Black, Date: r.Date, Moves: r.Moves, Winner: game.Nobody}
+	rec := Record{Size: r.Options["size"], White: r.White, Black: r.Black, Date: r.Date, Moves: r.Moves, Winner: game.Nobody, Comment: r.Note}
 	switch r.Winner {
 	case "white":
 		rec.Winner, rec.HasResult = game.White, true

@@ -88,6 +88,11 @@ func TestHGFRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(back, rec) {
 			t.Fatalf("game %s: round trip gives %+v, want %+v", row["id"], back, rec)
 		}
+		// Little Golem's result field names the colours the other way round
+		// from its move labels: the written RE is what its own files say.
+		if re := row["re_lg"]; re != "-" && row["winner"] != "-" && !strings.Contains(text, "RE["+re+"]") {
+			t.Fatalf("game %s: Little Golem wrote RE[%s], this writes\n%s", row["id"], re, text)
+		}
 		if row["id"] == "1009692" && !strings.Contains(text, ";W[H3];B[G4];W[F3];B[G3];W[F1];B[G2];W[G1];B[H2];W[H1];B[I1];W[F4];B[I4];W[J2]") {
 			t.Fatalf("game 1009692 is not written in Little Golem's numbering:\n%s", text)
 		}

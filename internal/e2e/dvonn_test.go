@@ -105,6 +105,26 @@ func TestDVONNWholeGame(t *testing.T) {
 	if !cutSeen || !passSeen {
 		t.Fatalf("the game had a cut-off: %v, a pass: %v", cutSeen, passSeen)
 	}
+	// Each side's moves stay in its column of the list, through the turn
+	// from placing to moving and through passes.
+	columns, err := bt.Eval[[]int](alice, `["white", "black"].map((seat) =>
+		new Set([...document.querySelectorAll("#moves li." + seat)].map((li) => Math.round(li.getBoundingClientRect().left))).size)`)
+	must(t, err)
+	if columns[0] != 1 || columns[1] != 1 {
+		t.Errorf("White's moves stand in %d columns, Black's in %d", columns[0], columns[1])
+	}
+	// An empty space looks nothing like a white piece, in high contrast
+	// too: no fill, a dashed ring.
+	must(t, bt.Click(alice, "#settings summary"))
+	must(t, bt.Click(alice, `input[data-setting="contrast"]`))
+	hole, err := bt.Eval[string](alice, `(() => { const h = document.querySelector("#board .hole:not(.covered)"); const s = getComputedStyle(h); return s.fill + " " + s.strokeDasharray; })()`)
+	must(t, err)
+	if !strings.HasPrefix(hole, "none ") || strings.HasSuffix(hole, " none") {
+		t.Errorf("an empty space is drawn with %q", hole)
+	}
+	bt.Screenshot(t, alice, "dvonn-desktop-contrast")
+	// The terms of a new game stay on offer however often the page redraws.
+	waitFor(t, alice, `document.querySelector("#actions #rematch-terms") !== null`, true, "the terms of a new game")
 
 	out := s.Outcome()
 	w, b := s.Score()

@@ -64,8 +64,25 @@ func TestHavannahWithAFriend(t *testing.T) {
 	}
 	bt.Screenshot(t, bob, "havannah-desktop-ring")
 
-	// New game, same friend: both pages move to it, colours swapped.
-	must(t, bt.Click(bob, "#actions button.rematch"))
+	// New game, same friend, on a bigger board: an offer that Alice sees
+	// while she steps through the finished game, and nobody moves until she
+	// accepts.
+	must(t, bt.Click(alice, `#replay button[data-step="prev"]`))
+	must(t, bt.WaitText(alice, "#replay-banner", "10"))
+	must(t, bt.Click(bob, "#rematch-terms summary"))
+	_, err = bt.Eval[bool](bob, `(document.querySelector('#rematch-form [name=size]').value = "5") !== ""`)
+	must(t, err)
+	must(t, bt.Click(bob, "#rematch-form button[type=submit]"))
+	must(t, bt.WaitText(alice, "#actions", "Your friend offers a new game: Board side: 5 · you play Black"))
+	must(t, bt.WaitText(bob, "#actions", "You offered a new game: Board side: 5 · you play White"))
+	bt.Screenshot(t, alice, "havannah-rematch-offer")
+	for _, ctx := range []context.Context{alice, bob} {
+		if path, err := bt.Eval[string](ctx, `location.pathname`); err != nil || path != "/g/"+id {
+			t.Fatalf("an offer moved a page to %s (%v)", path, err)
+		}
+	}
+	must(t, bt.WaitText(alice, "#replay-banner", "10"))
+	must(t, bt.Click(alice, "#actions button.accept"))
 	for _, ctx := range []context.Context{alice, bob} {
 		must(t, bt.WaitText(ctx, "#moves", "No moves yet"))
 	}
@@ -78,6 +95,9 @@ func TestHavannahWithAFriend(t *testing.T) {
 	}
 	waitStatus(t, bob, "Your turn (White)")
 	waitStatus(t, alice, "Your friend's turn (White)")
+	if s := apiState(t, srv, strings.TrimPrefix(nextBob, "/g/")); s.Options["size"] != 5 {
+		t.Fatalf("the new game's options %v, want size 5", s.Options)
+	}
 	// Resigning asks first; "No" changes nothing.
 	must(t, bt.Click(alice, "#actions button.resign"))
 	must(t, bt.Click(alice, `#confirm button[value=no]`))

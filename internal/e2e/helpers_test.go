@@ -86,7 +86,8 @@ type snapshot struct {
 	Result *struct {
 		Winner, Reason string
 	} `json:"result"`
-	Version int `json:"version"`
+	Version int            `json:"version"`
+	Options map[string]int `json:"options"`
 }
 
 // apiState reads a game through the JSON API, as a watcher.

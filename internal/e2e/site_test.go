@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -10,6 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"bretter/game"
+	"bretter/games/fanorona"
 	bt "bretter/internal/browsertest"
 )
 
@@ -200,6 +203,52 @@ func TestImportRecord(t *testing.T) {
 	must(t, bt.WaitText(p, "#replay-banner", "Viewing move 2 of 3"))
 	waitStones(t, p, 2)
 	bt.Screenshot(t, p, "import-desktop")
+
+	// A refused record takes the game shown before away.
+	setValue(t, p, "#record-text", bad)
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	must(t, bt.WaitText(p, "#import-error", "move 3 W[E5]"))
+	waitFor(t, p, `document.getElementById("viewer").hidden`, true, "the earlier game hidden")
+
+	// Long Fanorona turns get a line each, their numbers beside them.
+	setValue(t, p, "#record-text", longFanoronaRecord(t))
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	waitFor(t, p, `document.getElementById("viewer").hidden`, false, "the Fanorona game shown")
+	offside, err := bt.Eval[int](p, `[...document.querySelectorAll("#moves li")].filter((li) => {
+		const b = li.querySelector("button").getBoundingClientRect();
+		const l = li.getBoundingClientRect();
+		return Math.abs(b.top - l.top) > 2 || b.height > 30 || l.left !== document.querySelector("#moves li").getBoundingClientRect().left;
+	}).length`)
+	must(t, err)
+	if offside != 0 {
+		bt.Screenshot(t, p, "import-fanorona")
+		t.Fatalf("%d moves wrap or stand apart from their numbers", offside)
+	}
+}
+
+// longFanoronaRecord is a record of random Fanorona play up to its first
+// turn of three captures or more.
+func longFanoronaRecord(t *testing.T) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		s := fanorona.New()
+		var moves []string
+		for !s.Outcome().Over && len(moves) < 200 {
+			legal := s.Legal(nil)
+			m := legal[rng.IntN(len(legal))]
+			text := s.FormatMove(m)
+			if err := s.Play(m); err != nil {
+				t.Fatal(err)
+			}
+			moves = append(moves, text)
+			if strings.Count(text, "-") >= 3 {
+				return game.Record{Game: "fanorona", Moves: moves}.Text()
+			}
+		}
+	}
+	t.Fatal("no long turn in 200 random games")
+	return ""
 }
 
 // centre is where an element sits on the screen.

@@ -82,17 +82,30 @@ func (s *Server) apiResign(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]int{"version": version})
 }
 
+// apiRematch offers a new game (202 with the offer) or, when the other
+// player has offered one, accepts it (201 with the new game).
 func (s *Server) apiRematch(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	secret := s.secret(r, id)
-	next, seat, err := s.hub.rematch(r.Context(), id, secret)
+	var req rematchRequest
+	if r.ContentLength != 0 {
+		if err := readJSON(r, &req); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	res, err := s.rematch(r, id, secret, req)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	s.holdSeat(w, r, next, secret)
+	if res.next == "" {
+		writeJSON(w, http.StatusAccepted, map[string]any{"version": res.version, "offer": res.offer})
+		return
+	}
+	s.holdSeat(w, r, res.next, secret)
 	writeJSON(w, http.StatusCreated, map[string]string{
-		"id": next, "seat": seat, "player_url": baseURL(r) + playerPath(next, secret), "watch_url": baseURL(r) + watchPath(next),
+		"id": res.next, "seat": res.seat, "player_url": baseURL(r) + playerPath(res.next, secret), "watch_url": baseURL(r) + watchPath(res.next),
 	})
 }
 

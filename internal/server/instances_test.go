@@ -109,14 +109,22 @@ func TestThreeInstancesPlayAGame(t *testing.T) {
 		t.Fatalf("chat: %+v", ack)
 	}
 	black.untilType("chat", func(message) bool { return true })
-	// The next game, asked for on one instance, is offered on all.
-	rep := white.send(1001, map[string]any{"type": "rematch"})
-	if rep.Type != "ack" || rep.Next == "" {
-		t.Fatalf("rematch: %+v", rep)
+	// A new game, offered on one instance, is seen on all; accepted on
+	// another, every page hears of it.
+	offer := white.send(1001, map[string]any{"type": "rematch"})
+	if offer.Type != "ack" || offer.Next != "" || offer.Version == 0 {
+		t.Fatalf("offering a new game: %+v", offer)
 	}
-	for _, p := range []*page{black, watcher} {
+	isOffer := func(m message) bool { return strings.Contains(string(m.Event), `"kind":"rematch"`) }
+	black.untilType("event", isOffer)
+	watcher.untilType("event", isOffer)
+	rep := black.send(1002, map[string]any{"type": "rematch"})
+	if rep.Type != "ack" || rep.Next == "" {
+		t.Fatalf("accepting the new game: %+v", rep)
+	}
+	for _, p := range []*page{white, watcher} {
 		if m := p.untilType("next", func(message) bool { return true }); m.Game != rep.Next {
-			t.Errorf("%s was offered %q, not %q", p.name, m.Game, rep.Next)
+			t.Errorf("%s was told of %q, not %q", p.name, m.Game, rep.Next)
 		}
 	}
 	for _, m := range watcher.other {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -22,8 +23,9 @@ import (
 
 // Offer is an offer waiting for the other player's answer.
 type Offer struct {
-	Kind string `json:"kind"` // "draw" or "takeback"
-	By   string `json:"by"`   // the seat that made it
+	Kind  string `json:"kind"`            // "draw", "takeback" or "rematch"
+	By    string `json:"by"`              // the seat that made it
+	Terms *Terms `json:"terms,omitempty"` // of a new game
 }
 
 var errNoOffer = refuse(http.StatusConflict, "no_offer", "there is no such offer to answer")
@@ -62,6 +64,12 @@ func (g *liveGame) apply(e store.Event, after game.State) error {
 		g.offer = nil
 	case "offer":
 		g.offer = &Offer{Kind: e.Move, By: e.Seat}
+	case "rematch":
+		var t Terms
+		if err := json.Unmarshal([]byte(e.Move), &t); err != nil {
+			return refuse(http.StatusInternalServerError, "internal", "an offer of a new game on %q: %v", e.Move, err)
+		}
+		g.offer = &Offer{Kind: "rematch", By: e.Seat, Terms: &t}
 	case "decline", "draw":
 		g.offer = nil
 	case "name":
@@ -178,6 +186,9 @@ func (h *hub) answer(ctx context.Context, id, secret, kind string, accept bool) 
 		seat, err := g.seat(secret)
 		if err != nil {
 			return 0, err
+		}
+		if kind == "rematch" {
+			return h.answerRematch(ctx, g, seat, accept)
 		}
 		if g.rec.Status != "playing" {
 			return 0, errOver

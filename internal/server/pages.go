@@ -1,8 +1,14 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
+	"html/template"
 	"net/http"
 	"strings"
+
+	"bretter/game"
+	"bretter/internal/web"
 )
 
 // language picks the page's language. A ?lang= choice is remembered in a
@@ -31,12 +37,28 @@ func localPath(p string) string {
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page, lang, title string, data any) {
+	var b bytes.Buffer
+	if err := s.site.Render(&b, page, lang, title, r.URL.Path, data); err != nil {
+		s.log.Error("rendering a page", "page", page, "err", err)
+		http.Error(w, "the page could not be made", http.StatusInternalServerError)
+		return
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Language", lang)
-	w.WriteHeader(status)
-	if err := s.site.Render(w, page, lang, title, r.URL.Path, data); err != nil {
-		s.log.Error("rendering a page", "page", page, "err", err)
+	if csp := w.Header().Get("Content-Security-Policy"); csp != "" && page == "game" {
+		// A game page carries its styles (see web.Site.StyleHashes).
+		w.Header().Set("Content-Security-Policy", strings.Replace(csp, "style-src 'self'", "style-src 'self' "+s.site.StyleHashes(), 1))
 	}
+	// Pages carry the board and the messages: a fifth of their size
+	// compressed.
+	w.Header().Add("Vary", "Accept-Encoding")
+	body := b.Bytes()
+	if web.AcceptsGzip(r) {
+		w.Header().Set("Content-Encoding", "gzip")
+		body = web.Gzip(body, gzip.DefaultCompression)
+	}
+	w.WriteHeader(status)
+	w.Write(body)
 }
 
 func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, err error) {
@@ -86,18 +108,37 @@ type gamePageData struct {
 	WatchURL  string `json:"-"`
 	Invite    string `json:"invite,omitempty"` // token to join with, on the invitation page
 	Used      bool   `json:"used,omitempty"`   // the invitation was used already
+	// Choices are the game's options with this game's values as their
+	// defaults, for the terms of a new game.
+	Choices []game.Option `json:"-"`
+	// The position, drawn into the page and given to its script, and what
+	// a link preview shows.
+	Board template.HTML `json:"-"`
+	View  any           `json:"view,omitempty"`
+	Meta  pageMeta      `json:"-"`
+	// Howto asks for the three lines on how to play, for a friend who came
+	// through the invitation and has hardly begun.
+	Howto bool `json:"-"`
+	// InviteQR is the invitation as a QR code, on the creator's page.
+	InviteQR template.HTML `json:"-"`
+	pos      pagePosition
 }
 
 // pageData finds the viewer's seat from the cookie and the links to show.
 func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 	return within(r.Context(), s.hub, id, func(g *liveGame) (gamePageData, error) {
-		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id)}
+		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id), pos: g.pagePosition()}
 		secret := s.secret(r, id)
 		d.Seat = g.seatOf(secret)
 		if d.Seat == "" {
 			return d, nil
 		}
 		d.PlayerURL = baseURL(r) + playerPath(id, secret)
+		d.Howto = d.Seat != g.rec.Creator && g.rec.Computer == "" && len(g.moves) < 4
+		for _, o := range s.games[g.rec.Game].Options {
+			o.Default = g.rec.Options[o.Name]
+			d.Choices = append(d.Choices, o)
+		}
 		if d.Seat == g.rec.Creator && d.Waiting {
 			d.InviteURL = baseURL(r) + invitePath(id, secret)
 		}
@@ -116,6 +157,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, lang, err)
 		return
 	}
+	s.dress(r, lang, &d)
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
 }
@@ -203,6 +245,7 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 	// it may ask again with its join key, if its answer was lost.
 	d.Used = !d.Waiting
 	d.Invite = r.PathValue("token")
+	s.dress(r, lang, &d)
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
 }

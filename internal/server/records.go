@@ -106,6 +106,13 @@ func (s *Server) apiRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := got.rec
+	if f := got.engine.Records; f != nil {
+		// A format of its own may name things its own way: say how.
+		key := "record.note." + f.Ext
+		if note := s.site.T(s.site.Lang(r), key); note != key {
+			rec.Note = note
+		}
+	}
 	text, ext, err := writeRecord(got.engine, rec)
 	if err != nil {
 		writeError(w, err)
@@ -152,6 +159,14 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
 			"error": fmt.Sprintf("move %d (%s): %v", ply, rec.Moves[ply-1], err), "code": "bad_record", "ply": ply})
 		return
+	}
+	if rec.Reason == "" {
+		// Records often say only who won; the rules say how.
+		if st, _, err := game.Replay(engine, opts, rec.Moves); err == nil {
+			if out := st.Outcome(); out.Over {
+				rec.Winner, rec.Reason = out.Winner.String(), out.Reason
+			}
+		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"game": rec.Game, "options": opts, "date": rec.Date, "white": rec.White, "black": rec.Black,

@@ -38,7 +38,8 @@ func TestPositionsAndRecords(t *testing.T) {
 	hgf, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if !strings.Contains(res.Header.Get("Content-Disposition"), ".hgf") ||
-		!strings.Contains(string(hgf), "SZ[8]RE[B];W[H3];B[G4];W[F3];B[resign])") {
+		!strings.Contains(string(hgf), "RE[B];W[H3];B[G4];W[F3];B[resign])") ||
+		!strings.Contains(string(hgf), "GC[Little Golem's layout: the first player (White on bretter) is PB") {
 		t.Fatalf("havannah record (%s):\n%s", res.Header.Get("Content-Disposition"), hgf)
 	}
 
@@ -55,6 +56,13 @@ func TestPositionsAndRecords(t *testing.T) {
 	if imp.Game != "havannah" || imp.Options["size"] != 8 || strings.Join(imp.Moves, " ") != "h3 g4 f3" ||
 		imp.Winner != "white" || imp.Reason != "resign" || len(imp.Positions) != 4 {
 		t.Fatalf("import: %+v", imp)
+	}
+
+	// A record that says only who won gets its reason from the rules.
+	var ring struct{ Winner, Reason string }
+	ts.call(t, "POST", "/api/records", "", map[string]string{"text": "(;FF[4]SZ[4]RE[B];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4])"}, &ring)
+	if ring.Winner != "white" || ring.Reason != "bridge" {
+		t.Fatalf("an imported bridge: %+v", ring)
 	}
 
 	d := ts.newGame(t, `{"game":"dvonn","start":"me"}`)

@@ -87,6 +87,8 @@ type Server struct {
 	readTimeout   time.Duration
 	writeTimeout  time.Duration
 	mux           *http.ServeMux
+
+	previews previews
 }
 
 // Limits on what a client may send.
@@ -203,6 +205,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /my", s.myGames)
 	m.HandleFunc("GET /g/{id}/join/{token}", s.invitePage)
 	m.HandleFunc("GET /g/{id}/next", s.nextGame)
+	m.HandleFunc("GET /g/{id}/preview.png", s.previewImage)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	m.HandleFunc("GET /readyz", s.ready)
 	m.Handle("GET /metrics", s.hub.metrics.handler())

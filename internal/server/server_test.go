@@ -75,20 +75,27 @@ func TestWholeGameAndRematch(t *testing.T) {
 	if code := ts.call(t, "POST", "/api/games/"+g.id+"/resign", g.black, nil, &e); code != http.StatusConflict || e.Code != "game_over" {
 		t.Fatalf("resign after the end: %d %+v", code, e)
 	}
-	// New game, same friend: colours swapped, both seated at once.
+	// New game, same friend: an offer first, colours swapped; the other
+	// player's rematch accepts it and seats both.
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, nil, nil); code != http.StatusAccepted {
+		t.Fatalf("offering a new game: %d", code)
+	}
+	if s := ts.state(t, g.id, ""); s.Next != "" || s.Offer == nil || s.Offer.Kind != "rematch" || s.Offer.By != "black" {
+		t.Fatalf("after the offer: next %q, offer %+v", s.Next, s.Offer)
+	}
 	var next struct{ ID, Seat string }
-	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, nil, &next); code != http.StatusCreated || next.Seat != "white" {
-		t.Fatalf("rematch: %d %+v", code, next)
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, &next); code != http.StatusCreated || next.Seat != "black" {
+		t.Fatalf("accepting the new game: %d %+v", code, next)
 	}
 	var again struct{ ID, Seat string }
-	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, &again)
-	if again.ID != next.ID || again.Seat != "black" {
-		t.Fatalf("the second player's rematch %+v, want the same game %s as black", again, next.ID)
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, nil, &again)
+	if again.ID != next.ID || again.Seat != "white" {
+		t.Fatalf("asking again %+v, want the same game %s as white", again, next.ID)
 	}
 	if s := ts.state(t, next.ID, g.black); s.Status != "playing" || s.Seat != "white" || s.Options["size"] != 4 {
 		t.Fatalf("new game: %+v", s)
 	}
-	if s := ts.state(t, g.id, ""); s.Next != next.ID {
+	if s := ts.state(t, g.id, ""); s.Next != next.ID || s.Offer != nil {
 		t.Fatalf("old game does not point at the new one: %+v", s)
 	}
 }

@@ -58,6 +58,9 @@ func (g *liveGame) snapshot(seat string) Snapshot {
 		Version: len(g.events), View: g.view, Seat: seat, Players: g.players(), Next: g.rec.Next,
 		Created: g.rec.Created, Updated: g.rec.Updated, Clock: g.clockView(g.now()), Offer: g.offer,
 	}
+	if g.offer != nil && g.offer.Kind == "rematch" {
+		s.Offer = g.rematchOffer() // none once the new game has begun
+	}
 	if s.Moves == nil {
 		s.Moves = []string{}
 	}

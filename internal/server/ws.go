@@ -25,6 +25,10 @@ type clientMessage struct {
 	Accept *bool   `json:"accept"` // of an answer
 	Name   *string `json:"name"`   // a player's new name
 	Text   string  `json:"text"`   // a chat line
+	// The terms of a new game, all optional.
+	Options json.RawMessage `json:"options"`
+	Clock   json.RawMessage `json:"clock"`
+	Start   string          `json:"start"`
 }
 
 // reply answers one client message.
@@ -193,7 +197,9 @@ func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret 
 	case "resign":
 		rep.Version, err = s.hub.resign(ctx, id, secret)
 	case "rematch":
-		rep.Next, _, err = s.hub.rematch(ctx, id, secret)
+		var res rematched
+		res, err = s.rematch(r.WithContext(ctx), id, secret, rematchRequest{Options: m.Options, Clock: m.Clock, Start: m.Start})
+		rep.Next, rep.Version = res.next, res.version
 	case "offer":
 		rep.Version, err = s.hub.offer(ctx, id, secret, m.Kind)
 	case "chat":

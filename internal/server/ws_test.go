@@ -190,22 +190,32 @@ func TestLiveGame(t *testing.T) {
 	if ev.Change.Status != "over" || ev.Change.Result.Reason != "resign" || ev.Change.Result.Winner != "black" {
 		t.Fatalf("after resigning: %+v", ev.Change)
 	}
-	white.send(map[string]any{"type": "rematch", "id": 16})
-	next := watcher.next("next")
+	// The first rematch is an offer that every page sees; the second
+	// starts the new game.
+	white.send(map[string]any{"type": "rematch", "id": 16, "start": "me"})
+	ev = watcher.next("event")
+	if !strings.Contains(string(ev.Event), `"kind":"rematch"`) || ev.Change.Offer == nil || ev.Change.Offer.Terms.White != "white" {
+		t.Fatalf("the offer of a new game: %+v %+v", ev.Event, ev.Change.Offer)
+	}
 	ack := white.next("ack")
 	for ack.ID != 16 {
 		ack = white.next("ack")
 	}
-	if ack.Next == "" || next.Game != ack.Next {
-		t.Fatalf("rematch: ack %+v, watchers told %+v", ack, next)
+	if ack.Next != "" || ack.Version != ev.Version {
+		t.Fatalf("offer: ack %+v", ack)
+	}
+	var started struct{ ID string }
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, nil, &started)
+	if next := watcher.next("next"); started.ID == "" || next.Game != started.ID {
+		t.Fatalf("rematch: %+v, watchers told %+v", started, next)
 	}
 	// The game named is the one the store links, and each player holds
-	// the other colour in it.
-	if old := ts.state(t, g.id, ""); old.Next != ack.Next {
-		t.Fatalf("rematch: the old game names %q as its next, the ack %q", old.Next, ack.Next)
+	// the colour the terms gave: White asked to start again.
+	if old := ts.state(t, g.id, ""); old.Next != started.ID {
+		t.Fatalf("rematch: the old game names %q as its next, the answer %q", old.Next, started.ID)
 	}
-	for secret, seat := range map[string]string{g.white: "black", g.black: "white"} {
-		if s := ts.state(t, ack.Next, secret); s.ID != ack.Next || s.Seat != seat || s.Game != "havannah" || len(s.Moves) != 0 {
+	for secret, seat := range map[string]string{g.white: "white", g.black: "black"} {
+		if s := ts.state(t, started.ID, secret); s.ID != started.ID || s.Seat != seat || s.Game != "havannah" || len(s.Moves) != 0 {
 			t.Fatalf("rematch: the next game is %+v, want the player seated as %s", s, seat)
 		}
 	}

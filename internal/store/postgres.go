@@ -327,12 +327,19 @@ func (s *Postgres) appendEvents(ctx context.Context, id string, events []Event, 
 	if end != nil {
 		status, winner, reason = "over", end.Winner, end.Reason
 	}
+	// Offers of a new game may follow the end, and leave the result be.
+	afterEnd := end == nil && AfterEnd(events)
 	args := append([]any{id, events[0].Seq - 1, last.Seq, status, winner, reason, last.At.UnixMilli()}, eventColumns(events)...)
+	args = append(args, afterEnd)
 	// Once sent, the statement is seen through whatever happens to ctx:
 	// its answer must say whether the events are stored.
 	tag, err := s.pool.Exec(context.WithoutCancel(ctx), `WITH game AS (
-			UPDATE games SET version = $3, status = $4, winner = $5, reason = $6, updated_at = $7
-			WHERE id = $1 AND version = $2 AND status != 'over'
+			UPDATE games SET version = $3,
+				status = CASE WHEN status = 'over' AND $13 THEN status ELSE $4 END,
+				winner = CASE WHEN status = 'over' AND $13 THEN winner ELSE $5 END,
+				reason = CASE WHEN status = 'over' AND $13 THEN reason ELSE $6 END,
+				updated_at = $7
+			WHERE id = $1 AND version = $2 AND (status != 'over' OR $13)
 			RETURNING id)
 		INSERT INTO events (game_id, seq, kind, seat, move, at)
 		SELECT game.id, e.seq, e.kind, e.seat, e.move, e.at

@@ -415,7 +415,7 @@ func appendOne(tx *sql.Tx, req appendRequest) error {
 		if err != nil {
 			return err
 		}
-		if req.events[0].Seq != version+1 || status == "over" {
+		if req.events[0].Seq != version+1 || status == "over" && (req.end != nil || !AfterEnd(req.events)) {
 			return ErrConflict
 		}
 		for i, e := range req.events {
@@ -428,6 +428,11 @@ func appendOne(tx *sql.Tx, req appendRequest) error {
 			}
 		}
 		last := req.events[len(req.events)-1]
+		if status == "over" {
+			// What follows the end leaves the result be.
+			_, err = tx.ExecContext(ctx, `UPDATE games SET version = ?, updated_at = ? WHERE id = ?`, last.Seq, last.At.UnixMilli(), req.id)
+			return err
+		}
 		status, winner, reason := "playing", "", ""
 		if req.end != nil {
 			status, winner, reason = "over", req.end.Winner, req.end.Reason

@@ -61,6 +61,19 @@ type Event struct {
 	At   time.Time `json:"at"`
 }
 
+// AfterEnd reports whether events may follow a game's end: only offers of
+// a new game ("rematch") and their refusals ("decline" of "rematch").
+// Everything else is refused once a game is over, so a move racing the
+// end can never land behind it.
+func AfterEnd(events []Event) bool {
+	for _, e := range events {
+		if e.Kind != "rematch" && !(e.Kind == "decline" && e.Move == "rematch") {
+			return false
+		}
+	}
+	return true
+}
+
 // ChatLine is one message between the players of a game. Chat is kept
 // apart from the events: watchers never see it.
 type ChatLine struct {

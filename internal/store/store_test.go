@@ -123,6 +123,15 @@ func TestGameLifecycle(t *testing.T) {
 		if err := s.Append(ctx, g.ID, []Event{{Seq: 3, Kind: "move", Seat: "white", Move: "a1", At: at}}, nil); !errors.Is(err, ErrConflict) {
 			t.Fatalf("an event after the end: %v", err)
 		}
+		// An offer of a new game may follow the end, and leaves the result
+		// be; nothing after the end may end the game again.
+		e3 := Event{Seq: 3, Kind: "rematch", Seat: "white", Move: `{"start":"swap"}`, At: at}
+		if err := s.Append(ctx, g.ID, []Event{{Seq: 3, Kind: "rematch", Seat: "white", At: at}}, &Ending{Winner: "black", Reason: "resign"}); !errors.Is(err, ErrConflict) {
+			t.Fatalf("a second ending: %v", err)
+		}
+		if err := s.Append(ctx, g.ID, []Event{e3}, nil); err != nil {
+			t.Fatalf("an offer of a new game after the end: %v", err)
+		}
 
 		next := sample("klmnopqrst")
 		if err := s.Follow(ctx, g.ID, next); err != nil {
@@ -142,10 +151,10 @@ func TestGameLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := g
-		want.BlackHash, want.Status, want.Winner, want.Reason, want.Next, want.Version, want.Updated = []byte("black-hash"), "over", "white", "resign", next.ID, 2, at
+		want.BlackHash, want.Status, want.Winner, want.Reason, want.Next, want.Version, want.Updated = []byte("black-hash"), "over", "white", "resign", next.ID, 3, at
 		want.JoinKey = JoinKey{Hash: []byte("key-hash"), Sealed: []byte("sealed")}
-		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(events, []Event{e1, e2}) {
-			t.Fatalf("after reopening:\n%+v\n%+v\nwant\n%+v\n%+v", got, events, want, []Event{e1, e2})
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(events, []Event{e1, e2, e3}) {
+			t.Fatalf("after reopening:\n%+v\n%+v\nwant\n%+v\n%+v", got, events, want, []Event{e1, e2, e3})
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -42,6 +43,10 @@ type Site struct {
 	pages    map[string]*template.Template // by page name
 	rules    map[string]*template.Template // by game and language, "havannah.de"
 	version  string                        // of the static files, for cache busting
+	gzipped  compressed
+	graph    map[string][]string // scripts and what they import
+	// styleHashes are the CSP hashes of the inline styles.
+	styleHashes string
 }
 
 // New parses the templates and catalogues and checks that every game has
@@ -55,6 +60,12 @@ func New(games []game.Game) (*Site, error) {
 	if s.version, err = staticVersion(); err != nil {
 		return nil, err
 	}
+	if s.graph, err = moduleGraph(); err != nil {
+		return nil, err
+	}
+	if s.styleHashes, err = s.hashStyles(); err != nil {
+		return nil, err
+	}
 	funcs := template.FuncMap{
 		"json":    toJSON,
 		"diagram": s.diagram,
@@ -65,6 +76,9 @@ func New(games []game.Game) (*Site, error) {
 		// move) and days per move.
 		"clockPresets": func() []clockPreset { return clockPresets },
 		"clockDays":    func() []int { return clock.DaysChoices },
+		"modules":      s.modules,
+		"stylesheet":   stylesheet,
+		"hideStatus":   func() template.CSS { return hideStatus },
 	}
 	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
 	if err != nil {
@@ -136,6 +150,9 @@ func (s *Site) Static() http.Handler {
 	files := http.FileServerFS(sub)
 	return http.StripPrefix("/static/"+s.version, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		if s.gzipped.serveGzipped(w, r, sub, strings.TrimPrefix(r.URL.Path, "/")) {
+			return
+		}
 		files.ServeHTTP(w, r)
 	}))
 }
@@ -205,6 +222,26 @@ func (p Page) Rules(name string) (template.HTML, error) {
 // Catalog gives the page's catalogue to the scripts.
 func (p Page) Catalog() Catalog { return p.site.catalogs[p.Lang] }
 
+// CatalogFor is the catalogue without the other games' own messages, for
+// a page that shows only game.
+func (p Page) CatalogFor(game string) Catalog {
+	all := p.site.catalogs[p.Lang]
+	out := make(Catalog, len(all))
+	for key, m := range all {
+		other := false
+		for _, g := range p.site.games {
+			if g.Name != game && (strings.HasPrefix(key, g.Name+".") || strings.HasPrefix(key, "game."+g.Name+".")) {
+				other = true
+				break
+			}
+		}
+		if !other {
+			out[key] = m
+		}
+	}
+	return out
+}
+
 // Render writes the named page.
 func (s *Site) Render(w io.Writer, name, lang, title, urlPath string, data any) error {
 	t, ok := s.pages[name]
@@ -228,4 +265,42 @@ func (s *Site) Langs() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// stylesheet is the text of a style sheet under static/css, for a page
+// that carries its styles itself.
+func stylesheet(name string) (template.CSS, error) {
+	b, err := staticFS.ReadFile("static/css/" + name + ".css")
+	return template.CSS(b), err
+}
+
+// hideStatus is the style a game page without scripts uses to put its
+// own status line in place of "Loading the game…".
+const hideStatus = "#status { display: none; }"
+
+// StyleHashes lists, for a Content-Security-Policy's style-src, the hashes
+// of the styles game pages carry inline: a game page brings the site's
+// and its board's style sheet in itself, which saves a phone on a slow
+// network a round trip before the board shows.
+func (s *Site) StyleHashes() string { return s.styleHashes }
+
+func (s *Site) hashStyles() (string, error) {
+	styles := []string{hideStatus}
+	for _, g := range s.games {
+		site, err := stylesheet("site")
+		if err != nil {
+			return "", err
+		}
+		board, err := stylesheet(g.Name)
+		if err != nil {
+			return "", err
+		}
+		styles = append(styles, string(site)+string(board))
+	}
+	var out []string
+	for _, style := range styles {
+		sum := sha256.Sum256([]byte(style))
+		out = append(out, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
+	}
+	return strings.Join(out, " "), nil
 }

@@ -176,6 +176,7 @@ var uncounted = map[string]bool{
 	"fanorona.pieces":           true,
 	"opponent.level_n":          true, // a level is a name, not an amount
 	"players.computer":          true,
+	"preview.title":             true, // "move 17": which move, not how many
 	"replay.viewing":            true, // "move 3 of 25"
 	"result.score":              true,
 	"result.score_draw":         true,
@@ -196,7 +197,7 @@ func TestPluralForms(t *testing.T) {
 	if got := s.Langs(); strings.Join(got, " ") != "de en pl" {
 		t.Fatalf("languages %v", got)
 	}
-	fillers := [][2]any{{"label", "L"}, {"space", "c3"}, {"colour", "White"}, {"move", "d2-e3"}, {"points", "e3"}, {"hours", 7}, {"minutes", 9}, {"draw_at", 50}}
+	fillers := [][2]any{{"label", "L"}, {"space", "c3"}, {"colour", "White"}, {"move", "d2-e3"}, {"points", "e3"}, {"hours", 7}, {"minutes", 9}, {"draw_at", 50}, {"game", "Havannah"}, {"state", "White wins"}}
 	counted := 0
 	for key, m := range s.catalogs[DefaultLang] {
 		if !m.Counted() {
@@ -244,6 +245,43 @@ func TestPluralForms(t *testing.T) {
 	for n, want := range map[any]string{1: "one", 22: "few", 25: "many", "1.5": "other", 101: "many", -2: "few", "x": "other"} {
 		if got := Category("pl", n); got != want {
 			t.Errorf("Polish category of %v: %s, want %s", n, got, want)
+		}
+	}
+}
+
+// A game page preloads every script it will import, and no other board's.
+func TestModulesToPreload(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(s.modules("js/page.js", "js/game.js", "js/boards/havannah.js"), " ")
+	for _, want := range []string{"js/page.js", "js/game.js", "js/i18n.js", "js/clocks.js", "js/sound.js", "js/boards/havannah.js", "js/boards/svg.js", "js/boards/focus.js"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the preloads %q lack %s", got, want)
+		}
+	}
+	if strings.Contains(got, "dvonn") || strings.Contains(got, "fanorona") {
+		t.Errorf("a Havannah page preloads another board: %q", got)
+	}
+}
+
+// A game page's scripts get the site's messages and their own game's, not
+// the other games'.
+func TestCatalogForOneGame(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Page{Lang: "en", site: s}.CatalogFor("havannah")
+	for _, want := range []string{"game.havannah.name", "result.ring", "status.your_turn", "option.size"} {
+		if _, ok := c[want]; !ok {
+			t.Errorf("the Havannah page's messages lack %s", want)
+		}
+	}
+	for key := range c {
+		if strings.HasPrefix(key, "dvonn.") || strings.HasPrefix(key, "fanorona.") || strings.HasPrefix(key, "game.dvonn.") {
+			t.Errorf("the Havannah page's messages carry %s", key)
 		}
 	}
 }

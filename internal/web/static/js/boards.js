@@ -24,7 +24,17 @@
 //                                 (default: "White plays e5.")
 //   summary(state, t)             a line about the position, such as the
 //                                 score, or "" for none
+//
+// load also brings the board's style sheet, for pages that did not know
+// which board they would show.
 export function load(game) {
+  const href = new URL(`../css/${game}.css`, import.meta.url).href;
+  if (![...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = href;
+    document.head.append(link);
+  }
   return import(`./boards/${game}.js`);
 }
 

@@ -10,7 +10,9 @@ const LOW_SHARE = 0.1; // of the initial time, and at most...
 const LOW_MAX_MS = 30000;
 const ANNOUNCE_AT = [60000, 30000, 10000];
 
-export function createClocks({ t, root, announce, colourName, soundOn, mySeat }) {
+// slot(seat), when given, finds a second place for a seat's time: the
+// player's bar beside the board on a phone.
+export function createClocks({ t, root, announce, colourName, soundOn, mySeat, slot = () => null }) {
   let base = null; // the last clock from the server, with when it came
   let timer = null;
   let warned = {}; // seat -> thresholds already announced or sounded
@@ -50,6 +52,12 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat })
       time.className = 'time';
       time.textContent = format(ms);
       row.append(name, ' ', time);
+      const other = slot(seat);
+      if (other) {
+        other.textContent = time.textContent;
+        other.classList.toggle('running', base.running === seat);
+        other.classList.toggle('low', isLow(ms));
+      }
       warn(seat, ms);
       return row;
     });
@@ -97,5 +105,10 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat })
     return h > 0 ? `${h}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
   }
 
-  return { update };
+  // text is a seat's time as shown now, or '' without a clock.
+  function text(seat) {
+    return base && !root.hidden ? format(left(seat)) : '';
+  }
+
+  return { update, text };
 }

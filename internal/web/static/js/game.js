@@ -3,7 +3,7 @@
 // ply they expect; the server answers with an ack or a clear error.
 import { t, time } from './i18n.js';
 import { load } from './boards.js';
-import { button } from './controls.js';
+import { button, fitMoves } from './controls.js';
 import { createReplay } from './replay.js';
 import { createClocks } from './clocks.js';
 import { createChat } from './chat.js';
@@ -22,7 +22,10 @@ const page = {
   version: -1, // of the last event or state applied
   socket: null,
   retry: 0,
-  pending: null, // id of a move sent and not yet answered
+  // The move sent and not yet answered, {id, ply, move}: kept across a
+  // lost connection and sent again, with the same ply, once it is back.
+  pending: null,
+  connected: false,
   nextMessage: 1,
   replay: null,
   settings: null,
@@ -36,9 +39,18 @@ export async function start() {
   page.boot = JSON.parse($('boot').textContent);
   page.mod = await load(page.boot.game);
   page.settings = wire(() => render());
+  // The bar's buttons for what a phone needs at hand: turning the board
+  // round (the same as its setting) and the settings further down.
+  $('flip').addEventListener('click', () => document.querySelector('input[data-setting="flip"]').click());
+  $('settings-open').addEventListener('click', () => {
+    $('settings').open = true;
+    $('settings').scrollIntoView({ block: 'nearest' });
+    $('settings').querySelector('input')?.focus({ preventScroll: true });
+  });
   page.clocks = createClocks({
     t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
     announce: (text) => { $('announce').textContent = text; },
+    slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
   });
   if (page.boot.seat) wireNotices({ t, gameId: page.boot.id });
   page.chat = createChat({
@@ -54,18 +66,30 @@ export async function start() {
     page.preview = null;
     render();
   });
+  $('rematch-form')?.addEventListener('submit', (e) => {
+    e.preventDefault();
+    send({ type: 'rematch', id: page.nextMessage++, ...rematchTerms(e.target) });
+  });
   $('move-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
     typed($('move-input').value.trim());
   });
   page.board = page.mod.create($('board'), { t, send: play, marks: [] });
+  // The board the server drew is replaced at once by a live one of the
+  // same position, before the connection brings the rest.
+  if (page.boot.view) page.board.update({ view: page.boot.view, legal: [] });
   page.replay = createReplay({
     t, count: () => (page.state ? page.state.moves.length : 0), show: showAt, liveText: () => t('replay.live'), playOn,
   });
-  $('moves').addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-ply]');
-    if (b) page.replay.go(Number(b.dataset.ply));
-  });
+  for (const list of [$('moves'), $('strip')]) {
+    list.addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-ply]');
+      if (b) page.replay.go(Number(b.dataset.ply));
+    });
+  }
+  // On a touch screen the board is how moves are made: typing folds away.
+  if (matchMedia('(pointer: coarse)').matches && $('move-entry')) $('move-entry').open = false;
+  wireInvite();
   if (page.boot.invite && (!page.boot.used || keptJoinKey(page.boot.id))) {
     await join();
   } else if (page.boot.used) {
@@ -73,6 +97,17 @@ export async function start() {
     history.replaceState(null, '', `/g/${page.boot.id}`);
   }
   connect();
+}
+
+// wireInvite offers the system's share sheet for the invitation, where
+// the browser has one.
+function wireInvite() {
+  const share = $('invite-share');
+  if (!share || !navigator.share) return;
+  share.hidden = false;
+  share.addEventListener('click', () => {
+    navigator.share({ title: document.title, url: $('invite-url').value }).catch(() => {});
+  });
 }
 
 // join takes the free seat with the invitation token; the answer sets the
@@ -140,15 +175,40 @@ function connect() {
   page.socket = new WebSocket(`${scheme}://${location.host}/api/games/${page.boot.id}/ws${after}`);
   page.socket.addEventListener('open', () => {
     page.retry = 0;
+    page.connected = true;
     $('connection').hidden = true;
   });
   page.socket.addEventListener('message', (e) => receive(JSON.parse(e.data)));
   page.socket.addEventListener('close', () => {
     page.socket = null;
-    page.pending = null;
+    page.connected = false;
     $('connection').hidden = false;
-    setTimeout(connect, Math.min(10000, 500 * 2 ** page.retry++));
+    render(); // who is online is not known any more
+    page.reconnect = setTimeout(connect, Math.min(10000, 500 * 2 ** page.retry++));
   });
+}
+
+// When the device says it is back online, reconnect at once rather than
+// at the end of the wait.
+addEventListener('online', () => {
+  if (page.socket || !page.reconnect) return;
+  clearTimeout(page.reconnect);
+  page.reconnect = null;
+  connect();
+});
+
+// settle matches the pending move with the state the server sent after a
+// reconnection: played already, or to be sent again as it was.
+function settle(s) {
+  const p = page.pending;
+  if (!p) return;
+  if (s.moves.length > p.ply || s.status !== 'playing' || s.to_move !== page.boot.seat) {
+    page.pending = null;
+    if (s.moves[p.ply] !== p.move) notice(t('error.stale'));
+    render();
+    return;
+  }
+  send({ type: 'move', id: p.id, ply: p.ply, move: p.move });
 }
 
 function send(msg) {
@@ -163,6 +223,7 @@ function receive(msg) {
       page.version = msg.version;
       show(msg.state);
       page.chat.reset(msg.state);
+      settle(msg.state);
       break;
     case 'chat':
       page.chat.add(msg.line);
@@ -180,12 +241,12 @@ function receive(msg) {
       }
       break;
     case 'ack':
-      if (msg.id === page.pending) page.pending = null;
+      if (msg.id === page.pending?.id) page.pending = null;
       if (msg.next) location.assign(`/g/${page.boot.id}/next`);
       render();
       break;
     case 'error':
-      if (msg.id === page.pending) page.pending = null;
+      if (msg.id === page.pending?.id) page.pending = null;
       notice(errorText(msg));
       render();
       break;
@@ -196,10 +257,17 @@ function receive(msg) {
       }
       break;
     case 'next':
-      if (page.boot.seat) {
+      // Only whoever asked for the new game goes along, and not while
+      // stepping through this one; everyone else gets a link.
+      if (page.boot.seat && page.state?.offer?.by === page.boot.seat && page.replay.viewing() === null) {
         location.assign(`/g/${page.boot.id}/next`);
-      } else {
-        location.assign(`/g/${msg.game}`);
+        break;
+      }
+      if (page.state) {
+        page.state.next = msg.game;
+        page.state.offer = null;
+        notice(t('actions.rematch_started'));
+        render();
       }
       break;
   }
@@ -265,12 +333,10 @@ function typed(text) {
 
 function sendMove(move) {
   if (page.pending || !page.state) return;
-  const id = page.nextMessage++;
-  if (send({ type: 'move', id, ply: page.state.moves.length, move })) {
-    page.pending = id;
-    notice('');
-    render();
-  }
+  page.pending = { id: page.nextMessage++, ply: page.state.moves.length, move };
+  send({ type: 'move', ...page.pending });
+  notice('');
+  render();
 }
 
 function show(s) {
@@ -285,6 +351,9 @@ function show(s) {
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
+  if (event.kind === 'decline' && event.move === 'rematch' && event.seat !== page.boot.seat && page.boot.seat) {
+    notice(t('offer.rematch_declined'));
+  }
   if (event.kind !== 'move') return;
   if (event.seat !== page.boot.seat) {
     notice('');
@@ -303,7 +372,7 @@ function statusText() {
   const s = page.state;
   if (s.status === 'over') return resultText(s);
   if (s.status === 'waiting') return page.boot.seat ? t('status.waiting') : t('status.waiting_watch');
-  if (page.pending) return t('status.sending');
+  if (page.pending) return page.connected ? t('status.sending') : t('status.reconnecting', { move: page.pending.move });
   const colour = colourName(s.to_move);
   if (s.players[s.to_move].computer) return t('status.thinking', { colour });
   if (!page.boot.seat) return t('status.to_move', { colour });
@@ -352,7 +421,7 @@ async function showAt(k) {
 }
 
 function markViewed(k) {
-  for (const b of $('moves').querySelectorAll('button[data-ply]')) {
+  for (const b of document.querySelectorAll('#moves button[data-ply], #strip button[data-ply]')) {
     if (Number(b.dataset.ply) === k) b.setAttribute('aria-current', 'step');
     else b.removeAttribute('aria-current');
   }
@@ -374,6 +443,8 @@ function render() {
   const summary = page.mod.summary ? page.mod.summary(page.state, t) : '';
   $('summary').textContent = summary;
   $('summary').hidden = !summary;
+  // Once the friend has joined, the invitation is used up.
+  if (page.state.status !== 'waiting') $('invite')?.remove();
   renderMoves();
   markViewed(viewing);
   renderPlayers();
@@ -414,10 +485,16 @@ function renderMoves() {
     li.className = ending.kind;
     list.append(li);
   }
+  fitMoves(list);
+  const strip = $('strip');
+  strip.replaceChildren(...[...list.children].map((li) => li.cloneNode(true)));
   const last = list.lastElementChild;
   if (last) {
     last.classList.add('latest');
-    list.scrollTop = list.scrollHeight; // the list scrolls to its end; the page stays where the player put it
+    strip.lastElementChild.classList.add('latest');
+    // The lists scroll to their ends; the page stays where the player put it.
+    list.scrollTop = list.scrollHeight;
+    strip.scrollLeft = strip.scrollWidth;
   } else {
     const li = document.createElement('li');
     li.className = 'none';
@@ -441,7 +518,7 @@ function renderPlayers() {
     const who = p.computer ? t('players.computer', { level: p.computer })
       : !p.seated ? t('players.free') : seat === page.boot.seat ? t('players.you') : page.boot.seat ? t('players.friend') : '';
     let where = '';
-    if (p.seated && seat !== page.boot.seat && !p.computer) {
+    if (p.seated && seat !== page.boot.seat && !p.computer && page.connected) {
       where = p.online ? t('players.online') : p.since ? t('players.away', { time: time(new Date(p.since)) }) : t('players.offline');
     }
     li.append(dot(seat), ` ${p.name ? `${p.name} · ` : ''}${colourName(seat)}`);
@@ -453,6 +530,48 @@ function renderPlayers() {
       li.append(' ', span);
     }
     list.append(li);
+  }
+  renderBars();
+}
+
+// renderBars puts the players beside the board, as a phone shows them: the
+// viewer (or White, for a watcher) below, the other player above.
+function renderBars() {
+  const s = page.state;
+  let below = page.boot.seat || 'white';
+  if (page.settings.flip) below = below === 'white' ? 'black' : 'white';
+  const above = below === 'white' ? 'black' : 'white';
+  $('flip').setAttribute('aria-pressed', String(!!page.settings.flip));
+  for (const [id, seat] of [['bar-top', above], ['bar-bottom', below]]) {
+    const p = s.players[seat];
+    const bar = $(id);
+    const turn = s.status === 'playing' && s.to_move === seat;
+    bar.className = `player-bar ${seat}` + (turn ? ' to-move' : '');
+    const name = document.createElement('span');
+    name.className = 'who';
+    const who = p.computer ? t('players.computer', { level: p.computer })
+      : seat === page.boot.seat ? t('players.you') : p.name || (page.boot.seat ? t('players.friend') : '');
+    name.textContent = who ? `${colourName(seat)} · ${who}` : colourName(seat);
+    const parts = [dot(seat), name];
+    if (seat !== page.boot.seat && p.seated && !p.computer && page.connected) {
+      const span = document.createElement('span');
+      span.className = 'presence ' + (p.online ? 'online' : 'away');
+      span.textContent = p.online ? t('players.online') : t('players.offline');
+      parts.push(span);
+    }
+    if (turn) {
+      const span = document.createElement('span');
+      span.className = 'turn';
+      span.textContent = t('players.turn');
+      parts.push(span);
+    }
+    if (s.clock) {
+      const span = document.createElement('span');
+      span.className = `bar-clock ${seat}`;
+      span.textContent = page.clocks.text(seat);
+      parts.push(span);
+    }
+    bar.replaceChildren(...parts);
   }
 }
 
@@ -492,9 +611,99 @@ function renderOffers(box) {
   if (moved.has(me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
 }
 
+// rematchTerms reads the form of a new game's terms into a rematch
+// message's fields.
+function rematchTerms(form) {
+  const f = new FormData(form);
+  const options = {};
+  for (const el of form.elements) {
+    if (!el.name || el.name === 'clock' || el.name === 'start') continue;
+    if (el.type === 'checkbox') options[el.name] = el.checked;
+    else options[el.name] = Number(el.value);
+  }
+  const terms = { options, start: f.get('start') };
+  const clock = f.get('clock');
+  if (clock === '') terms.clock = null;
+  else if (clock.startsWith('d')) terms.clock = { days: Number(clock.slice(1)) };
+  else if (clock !== 'same') {
+    const [initial, increment] = clock.split('+').map(Number);
+    terms.clock = { initial_s: initial, increment_s: increment };
+  }
+  return terms;
+}
+
+// termsText says what a new game would change.
+function termsText(terms) {
+  const parts = [];
+  const now = page.state.options || {};
+  for (const [name, v] of Object.entries(terms.options || {})) {
+    if (now[name] === v) continue;
+    const on = page.terms?.querySelector('form').elements[name]?.type === 'checkbox' ? (v ? t('actions.yes') : t('actions.no')) : v;
+    parts.push(`${t('option.' + name)}: ${on}`);
+  }
+  const c = terms.clock || {};
+  const was = page.state.clock || {};
+  const same = (c.initial_s || 0) * 1000 === (was.initial_ms || 0) && (c.increment_s || 0) * 1000 === (was.increment_ms || 0) && (c.days || 0) === (was.days || 0);
+  if (!same) {
+    if (c.days) parts.push(t('clock.days', { days: c.days }));
+    else if (c.initial_s) parts.push(t('clock.preset', { minutes: c.initial_s / 60, seconds: c.increment_s || 0 }));
+    else parts.push(t('clock.none'));
+  }
+  const me = page.boot.seat;
+  if (terms.white === 'random') parts.push(t('rematch.random'));
+  else parts.push(t('rematch.you_play', { colour: colourName(terms.white === me ? 'white' : 'black') }));
+  return parts.join(' · ');
+}
+
+// renderNext puts up what follows a finished game: the new game, an
+// offer of one to answer or waiting for an answer, or the button to offer
+// one. Nobody is taken into a new game without a click.
+function renderNext(box) {
+  const me = page.boot.seat;
+  if (page.state.next) {
+    const a = document.createElement('a');
+    a.href = me ? `/g/${page.boot.id}/next` : `/g/${page.state.next}`;
+    a.className = 'button primary go-next';
+    a.textContent = t('actions.go_next');
+    const p = document.createElement('p');
+    p.className = 'offer';
+    p.textContent = t('actions.rematch_started');
+    box.append(p, a);
+    return;
+  }
+  if (!me) return;
+  const offer = page.state.offer;
+  // Kept by reference: once moved into the actions, a render takes it out
+  // of the page until it is put back.
+  page.terms ??= $('rematch-terms');
+  const terms = page.terms;
+  if (offer && offer.kind === 'rematch') {
+    const p = document.createElement('p');
+    p.className = 'offer rematch-offer-text';
+    const text = termsText(offer.terms);
+    if (offer.by !== me) {
+      p.textContent = t('offer.rematch_from_friend', { terms: text });
+      // Accepting is asking for the same new game: its ack names the game.
+      const accept = () => send({ type: 'rematch', id: page.nextMessage++ });
+      const decline = () => send({ type: 'answer', id: page.nextMessage++, kind: 'rematch', accept: false });
+      p.append(' ', button(t('actions.accept'), 'accept primary', accept), ' ', button(t('actions.decline'), 'decline', decline));
+    } else {
+      p.textContent = t('offer.rematch_sent', { terms: text });
+    }
+    box.append(p);
+  } else {
+    box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
+  }
+  if (terms && !page.state.players[page.boot.seat === 'white' ? 'black' : 'white'].computer) {
+    terms.hidden = false;
+    box.append(terms);
+  }
+}
+
 function renderActions(mine) {
   const box = $('actions');
   box.replaceChildren();
+  if (page.state.status === 'over') renderNext(box);
   if (!page.boot.seat) return;
   if (mine && (page.state.legal || []).includes('swap')) {
     box.append(button(t('actions.swap'), 'swap', () => play('swap')));
@@ -505,17 +714,6 @@ function renderActions(mine) {
     }));
   }
   if (page.state.status !== 'over') renderOffers(box);
-  if (page.state.status === 'over') {
-    if (page.state.next) {
-      const a = document.createElement('a');
-      a.href = `/g/${page.boot.id}/next`;
-      a.className = 'button primary';
-      a.textContent = t('actions.go_next');
-      box.append(a);
-    } else {
-      box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
-    }
-  }
 }
 
 function confirmDialog(text) {

@@ -4,6 +4,7 @@
 import { t, lang } from './i18n.js';
 import { load } from './boards.js';
 import { createReplay } from './replay.js';
+import { fitMoves } from './controls.js';
 
 const $ = (id) => document.getElementById(id);
 let replay;
@@ -25,6 +26,8 @@ export function start() {
     });
     const body = await res.json().catch(() => ({ error: String(res.status) }));
     if (!res.ok) {
+      // The game shown before is not the one that was refused.
+      $('viewer').hidden = true;
       $('import-error').textContent = t('import.error', { error: body.error });
       return;
     }
@@ -54,6 +57,7 @@ async function show(rec) {
     li.append(b);
     list.append(li);
   });
+  fitMoves(list);
   list.onclick = (e) => {
     const b = e.target.closest('button[data-ply]');
     if (b) replay.go(Number(b.dataset.ply));

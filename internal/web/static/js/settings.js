@@ -10,6 +10,7 @@ const defaults = {
   contrast: false,
   coords: true,
   chat: true,
+  flip: false, // the board seen from the other side
 };
 
 export function load() {
@@ -34,6 +35,7 @@ export function apply(settings) {
   root.toggle('contrast', settings.contrast);
   root.toggle('no-coords', !settings.coords);
   root.toggle('no-chat', !settings.chat);
+  root.toggle('flipped', settings.flip);
 }
 
 // wire connects the checkboxes of a settings panel, if the page has one.

@@ -2,10 +2,13 @@
 // the cell that had it stops being a choice.
 
 // setChoosable makes el a button in the tab order when a player may choose
-// it, and a picture outside it otherwise.
+// it, and a picture outside it otherwise. A cell that has the focus keeps
+// it when it stops being a choice (after the move made from it), so that
+// the focus does not fall back to the top of the page.
 export function setChoosable(el, choosable) {
   el.setAttribute('role', choosable ? 'button' : 'img');
   if (choosable) el.setAttribute('tabindex', '0');
+  else if (document.activeElement === el) el.setAttribute('tabindex', '-1');
   else el.removeAttribute('tabindex');
 }
 
@@ -20,8 +23,10 @@ export function hasFocus(el) {
 export function keepFocus(el, selectors) {
   const a = document.activeElement;
   if (a && el.contains(a) && (a.tagName === 'BUTTON' || a.getAttribute('tabindex') === '0')) return;
+  const kept = a && el.contains(a) && a.getAttribute('tabindex') === '-1';
   for (const sel of selectors) {
     const next = el.querySelector(sel);
     if (next) return next.focus({ preventScroll: true });
   }
+  if (kept) return; // nothing to choose now: the focus stays where it was
 }

@@ -4,7 +4,8 @@
 // on the board when |r - c| <= size - 1, and the stones string lists the
 // cells in row-major order.
 import { svg, cellLabel } from './svg.js';
-import { onSlide } from './pointer.js';
+import { onSlide, onChoose } from './pointer.js';
+import { setChoosable } from './focus.js';
 import { parseMarks } from './marks.js';
 
 const R = 10; // cell radius in drawing units
@@ -85,7 +86,7 @@ export function create(el, ctx) {
       cell.mark = svg('circle', { class: 'mark', cx: x, cy: y, r: R * 0.22 });
       cell.win = svg('polygon', { class: 'win-mark', points: star(x, y) });
       cell.g.append(cell.stone, cell.win, cell.mark);
-      cell.g.addEventListener('click', () => {
+      onChoose(cell.g, () => {
         if (legal.has(cell.name) && ctx.send) ctx.send(cell.name);
       });
       grid.append(cell.g);
@@ -114,6 +115,7 @@ export function create(el, ctx) {
         marks.has(cell.name) ? 'marked' : '',
         legal.has(cell.name) ? 'legal' : ''].filter(Boolean).join(' '));
       cellLabel(cell.g, ctx.t, cell.name, colour, legal.has(cell.name));
+      setChoosable(cell.g, legal.has(cell.name));
     });
   }
 

@@ -1,0 +1,58 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp/kb"
+
+	bt "bretter/internal/browsertest"
+)
+
+// The board from the keyboard: Havannah's cells that may be played are
+// reached with Tab and played with Enter; the focus stays on the board
+// after the move, and the arrow keys do not step through the game while a
+// cell has the focus. On Fanorona's board only the points that can be
+// played are tab stops.
+func TestBoardKeyboardFocus(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	id := startPair(t, srv, alice, bob, "4")
+
+	_, err := bt.Eval[bool](alice, `(document.querySelector(".langs a:last-child").focus(), true)`)
+	must(t, err)
+	press(t, alice, kb.Tab)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a1", "the first cell focused by Tab")
+	press(t, alice, kb.Tab)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a2", "the next cell focused by Tab")
+	press(t, alice, kb.Enter)
+	waitMoves(t, bob, 1)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a2", "the focus kept on the cell played")
+	if y, _ := bt.Eval[float64](alice, `window.scrollY`); y != 0 {
+		t.Fatalf("the page scrolled to %.0f", y)
+	}
+	press(t, alice, kb.ArrowLeft)
+	press(t, alice, kb.Home)
+	if banner, _ := bt.Eval[string](alice, `document.getElementById("replay-banner").textContent`); banner != "" {
+		t.Fatalf("keys on a board cell stepped through the game: %q", banner)
+	}
+	// Once it is her turn again, Tab goes on from the cell she played.
+	clickCell(t, bob, "d4")
+	waitStatus(t, alice, "Your turn")
+	press(t, alice, kb.Tab)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a3", "the cell after the one played")
+	if s := apiState(t, srv, id); len(s.Moves) != 2 {
+		t.Fatalf("moves %v", s.Moves)
+	}
+
+	carol, dave := bt.NewProfile(t), bt.NewProfile(t)
+	newGame(t, carol, srv, "fanorona", nil, "me")
+	must(t, bt.Navigate(dave, inputValue(t, carol, "invite-url")))
+	waitStatus(t, carol, "Your turn")
+	stops, err := bt.Eval[int](carol, `document.querySelectorAll('#board .pt[tabindex="0"]').length`)
+	must(t, err)
+	movable, err := bt.Eval[int](carol, `document.querySelectorAll('#board .pt.movable').length`)
+	must(t, err)
+	if stops == 0 || stops != movable || stops >= 45 {
+		t.Fatalf("%d of 45 points are tab stops, %d pieces can move", stops, movable)
+	}
+}

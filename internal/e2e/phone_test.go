@@ -1,0 +1,133 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bt "bretter/internal/browsertest"
+	"github.com/chromedp/chromedp"
+)
+
+// rect is where an element is on the screen, in CSS pixels.
+type rect struct{ Top, Bottom, Left, Right, Width float64 }
+
+func rectOf(t *testing.T, ctx context.Context, selector string) rect {
+	t.Helper()
+	r, err := bt.Eval[rect](ctx, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return {Top: r.top, Bottom: r.bottom, Left: r.left, Right: r.right, Width: r.width}; })()`, selector))
+	must(t, err)
+	return r
+}
+
+type screen struct{ Width, Height, ScrollY float64 }
+
+func screenOf(t *testing.T, ctx context.Context) screen {
+	t.Helper()
+	s, err := bt.Eval[screen](ctx, `({Width: window.innerWidth, Height: window.innerHeight, ScrollY: window.scrollY})`)
+	must(t, err)
+	return s
+}
+
+// A friend on a phone: the invitation comes first; once the game runs the
+// board is whole on the screen with the players right above and below it,
+// the actions sit in a bar at the bottom, typing a move is folded away,
+// and the opponent's moves never move the page.
+func TestPhoneLayout(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice := bt.NewProfile(t, bt.Phone)
+	bob := bt.NewProfile(t)
+
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "6"}, "me")
+	waitStatus(t, alice, "Waiting for your friend")
+	inv, sc := rectOf(t, alice, "#invite-url"), screenOf(t, alice)
+	if inv.Top < 0 || inv.Bottom > sc.Height/2 || sc.ScrollY != 0 {
+		t.Fatalf("the invitation is at %.0f–%.0f of a %.0f high screen (scrolled %.0f): not the first thing", inv.Top, inv.Bottom, sc.Height, sc.ScrollY)
+	}
+	screenSized(t, alice, "phone-invite-screen")
+	bt.Screenshot(t, alice, "phone-invite")
+	// For a friend sitting next to her: the invitation as a QR code.
+	must(t, bt.Tap(alice, "#invite .invite-qr summary"))
+	if w := rectOf(t, alice, "#invite svg.qr").Width; w < 150 {
+		t.Fatalf("the QR code is %.0f px wide", w)
+	}
+	screenSized(t, alice, "phone-invite-qr")
+
+	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	waitStatus(t, alice, "Your turn")
+	waitFor(t, alice, `document.getElementById("invite") === null`, true, "the used invitation gone")
+	waitFor(t, alice, `document.getElementById("move-entry").open`, false, "typing a move folded away")
+
+	board := rectOf(t, alice, "#board svg")
+	top, bottom, bar := rectOf(t, alice, "#bar-top"), rectOf(t, alice, "#bar-bottom"), rectOf(t, alice, "#action-bar")
+	sc = screenOf(t, alice)
+	if board.Top < 0 || board.Bottom > bar.Top || board.Left < 0 || board.Right > sc.Width || board.Width < 0.9*sc.Width {
+		t.Fatalf("board %+v is not whole above the action bar at %.0f on a %.0f×%.0f screen", board, bar.Top, sc.Width, sc.Height)
+	}
+	if gap := board.Top - top.Bottom; gap < -1 || gap > 12 {
+		t.Fatalf("the player above ends %.0f px from the board", gap)
+	}
+	if gap := bottom.Top - board.Bottom; gap < -1 || gap > 12 {
+		t.Fatalf("the player below starts %.0f px from the board", gap)
+	}
+	if math.Abs(bar.Bottom-sc.Height) > 1 {
+		t.Fatalf("the action bar ends at %.0f, the screen at %.0f", bar.Bottom, sc.Height)
+	}
+	must(t, bt.WaitText(alice, "#bar-bottom", "White · you"))
+	must(t, bt.WaitText(alice, "#bar-bottom", "to move"))
+	must(t, bt.WaitText(alice, "#bar-top", "Black · your friend"))
+	must(t, bt.WaitText(alice, "#action-bar", "Resign"))
+
+	// Whole turns: Alice taps and confirms, Bob clicks on his desktop.
+	moves := strings.Fields("a1 f6 b2 f7 c3 f8 d4 f9")
+	for i := 0; i < len(moves); i += 2 {
+		must(t, bt.Tap(alice, fmt.Sprintf(`#board [data-cell=%q]`, moves[i])))
+		must(t, bt.Tap(alice, "#pending-yes"))
+		waitStatus(t, bob, "Your turn")
+		clickCell(t, bob, moves[i+1])
+		waitMoves(t, alice, i+2)
+		waitStatus(t, alice, "Your turn")
+		if now, s := rectOf(t, alice, "#board svg"), screenOf(t, alice); s.ScrollY != 0 || now.Top != board.Top {
+			t.Fatalf("after Bob's move %s the page scrolled to %.0f and the board moved from %.0f to %.0f", moves[i+1], s.ScrollY, board.Top, now.Top)
+		}
+	}
+	strip := rectOf(t, alice, "#strip")
+	if strip.Bottom-strip.Top > 40 {
+		t.Fatalf("the move strip is %.0f px high: more than one line", strip.Bottom-strip.Top)
+	}
+	must(t, bt.WaitText(alice, "#strip li.latest", "f9"))
+
+	// Turned round, the board is seen from Black's side, and the players
+	// change places with it; the writing stays upright.
+	must(t, bt.Tap(alice, "#flip"))
+	waitFor(t, alice, `getComputedStyle(document.querySelector("#board svg")).transform`, "matrix(-1, 0, 0, -1, 0, 0)", "the board turned round")
+	must(t, bt.WaitText(alice, "#bar-top", "White · you"))
+	must(t, bt.WaitText(alice, "#bar-bottom", "Black · your friend"))
+	waitFor(t, alice, `document.getElementById("flip").getAttribute("aria-pressed")`, "true", "the turn button pressed")
+	screenSized(t, alice, "phone-flipped-screen")
+	must(t, bt.Tap(alice, "#flip"))
+	must(t, bt.WaitText(alice, "#bar-bottom", "White · you"))
+	if s := screenOf(t, alice); s.Width != 390 {
+		t.Fatalf("after %d moves the page is laid out %.0f px wide on a 390 px screen", len(moves), s.Width)
+	}
+	screenSized(t, alice, "phone-layout-screen")
+	bt.Screenshot(t, alice, "phone-layout")
+}
+
+// screenSized saves what the screen shows, without the rest of the page,
+// beside the full-page screenshots.
+func screenSized(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	must(t, err)
+	dir := os.Getenv("BRETTER_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "testdata", "artifacts")
+	}
+	dir = filepath.Join(dir, "screenshots")
+	must(t, os.MkdirAll(dir, 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
+}

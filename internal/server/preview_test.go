@@ -1,0 +1,154 @@
+package server
+
+import (
+	"bytes"
+	"html"
+	"image"
+	"image/png"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// metaTags reads a page's <meta property|name=... content=...> tags.
+func metaTags(body string) map[string]string {
+	out := map[string]string{}
+	re := regexp.MustCompile(`<meta (?:property|name)="([^"]+)" content="([^"]*)">`)
+	for _, m := range re.FindAllStringSubmatch(body, -1) {
+		out[m[1]] = html.UnescapeString(m[2])
+	}
+	return out
+}
+
+// A messenger fetching a link for its preview, as its bot does: no
+// cookies, no scripts. It finds a title, a description and an image of
+// the position, in the language it asks for, and takes no seat.
+func TestLinkPreview(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"start":"me"}`, &c)
+	bot := ts.browser(t)
+
+	_, body := get(t, bot, c.InviteURL, "User-Agent", "WhatsApp/2.23", "Accept-Language", "de")
+	m := metaTags(body)
+	if m["og:title"] != "Havannah · wartet auf die zweite Person · Zug 1" || !strings.Contains(m["og:description"], "eingeladen") {
+		t.Fatalf("German invitation preview: %q / %q", m["og:title"], m["og:description"])
+	}
+	if m["twitter:card"] != "summary_large_image" || m["og:image"] == "" || m["og:image"] != m["twitter:image"] {
+		t.Fatalf("card tags: %v", m)
+	}
+	if strings.Contains(m["og:url"], "/join/") {
+		t.Fatalf("the preview names the invitation: %s", m["og:url"])
+	}
+	if s := ts.state(t, c.ID, ""); s.Players["black"].Seated {
+		t.Fatal("fetching the preview took the seat")
+	}
+	// The invited friend is told in three lines how to play, with the way
+	// to the rules; the creator chose the game and is not.
+	if !strings.Contains(body, `id="howto"`) || !strings.Contains(body, `href="/havannah#rules-title"`) {
+		t.Fatal("the invitation page has no lines on how to play")
+	}
+	creator := ts.browser(t)
+	get(t, creator, ts.URL+playerPath(c.ID, c.Secret))
+	_, page := get(t, creator, ts.URL+"/g/"+c.ID)
+	if strings.Contains(page, `id="howto"`) {
+		t.Fatal("the creator is told how to play")
+	}
+	// The invitation as a QR code is for the creator's eyes only.
+	if !strings.Contains(page, `<svg class="qr" viewBox="0 0 `) || strings.Contains(body, `class="qr"`) {
+		t.Fatal("the QR code of the invitation is missing on the creator's page, or shown to the friend")
+	}
+
+	// The preview follows the game: after two moves it is White's third.
+	var j struct{ Secret string }
+	ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]}, &j)
+	g := testGame{id: c.ID, white: c.Secret, black: j.Secret}
+	ts.play(t, g, "a1 d4")
+	if _, page := get(t, creator, ts.URL+"/g/"+c.ID); strings.Contains(page, `class="qr"`) {
+		t.Fatal("the QR code of a used invitation is still shown")
+	}
+	_, body = get(t, bot, ts.URL+"/g/"+c.ID, "Accept-Language", "en")
+	m = metaTags(body)
+	if m["og:title"] != "Havannah · White to move · move 3" {
+		t.Fatalf("preview title %q", m["og:title"])
+	}
+
+	res, img := get(t, bot, m["og:image"])
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" {
+		t.Fatalf("image: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	pic, err := png.Decode(strings.NewReader(img))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := pic.Bounds(); b.Dx() != 1200 || b.Dy() != 630 {
+		t.Fatalf("image of %v", b)
+	}
+	// Both stones are in it: pixels as dark as a black stone, and as light
+	// as a white one, which the empty board has neither of.
+	dark, light := countShades(pic)
+	if dark < 500 || light < 500 {
+		t.Fatalf("%d dark and %d light pixels: the stones are missing", dark, light)
+	}
+	again, _ := http.NewRequest("GET", m["og:image"], nil)
+	again.Header.Set("If-None-Match", res.Header.Get("ETag"))
+	if res, err := http.DefaultClient.Do(again); err != nil || res.StatusCode != http.StatusNotModified {
+		t.Fatalf("a second fetch of the same version: %v %v", res, err)
+	}
+	ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 2, "move": "b2"}, nil)
+	_, body = get(t, bot, ts.URL+"/g/"+c.ID)
+	if next := metaTags(body)["og:image"]; next == m["og:image"] {
+		t.Fatalf("the image address %s stayed after a move", next)
+	}
+	if res, _ := get(t, bot, ts.URL+"/g/nosuchgame/preview.png"); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("an unknown game's image: %d", res.StatusCode)
+	}
+}
+
+func countShades(img image.Image) (dark, light int) {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			sum := (r + g + bl) / 3 >> 8
+			switch {
+			case sum < 0x30:
+				dark++
+			case sum > 0xf8:
+				light++
+			}
+		}
+	}
+	return dark, light
+}
+
+// The page shows the position without any script: the server draws the
+// board, with the stones where they are.
+func TestBoardInThePage(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	ts.play(t, g, "a1 d4")
+	_, body := get(t, ts.browser(t), ts.URL+"/g/"+g.id)
+	board := body[strings.Index(body, `id="board"`):]
+	board = board[:strings.Index(board, "</svg>")]
+	if !strings.Contains(board, `<g class="cell white"><polygon`) || !strings.Contains(board, `<g class="cell black last">`) ||
+		strings.Count(board, `<g class="cell`) != 37 {
+		t.Fatalf("the page's board: %s", board)
+	}
+	for _, tt := range []struct{ game, want string }{
+		{"dvonn", `class="board-svg dvonn"`},
+		{"fanorona", `<g class="pt white">`},
+	} {
+		var c createResponse
+		ts.call(t, "POST", "/api/games", "", `{"game":"`+tt.game+`"}`, &c)
+		_, body := get(t, ts.browser(t), ts.URL+"/g/"+c.ID)
+		if !strings.Contains(body, tt.want) {
+			t.Errorf("%s page lacks %s", tt.game, tt.want)
+		}
+		res, img := get(t, ts.browser(t), ts.URL+previewPath(c.ID, 0))
+		if _, err := png.Decode(bytes.NewReader([]byte(img))); res.StatusCode != 200 || err != nil {
+			t.Errorf("%s image: %d %v", tt.game, res.StatusCode, err)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package server
+
+import (
+	"net/http"
+	"testing"
+)
+
+// finished is a Havannah game of side 4 that White has won.
+func finished(t *testing.T, ts *testServer) testGame {
+	t.Helper()
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	ts.play(t, g, "a1 d4 a2 e5 a3 f6 a4")
+	return g
+}
+
+type offerAnswer struct {
+	Version int    `json:"version"`
+	Offer   *Offer `json:"offer"`
+}
+
+// The terms of a new game may change; the other player accepts them as
+// they stand.
+func TestRematchOfferWithNewTerms(t *testing.T) {
+	ts := newTestServer(t)
+	g := finished(t, ts)
+	var a offerAnswer
+	body := `{"options":{"size":5},"clock":{"initial_s":300,"increment_s":5},"start":"me"}`
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, body, &a); code != http.StatusAccepted {
+		t.Fatalf("offer: %d %+v", code, a)
+	}
+	if a.Offer == nil || a.Offer.By != "black" || a.Offer.Terms == nil {
+		t.Fatalf("the offer %+v", a.Offer)
+	}
+	if got := *a.Offer.Terms; got.Options["size"] != 5 || got.Clock != (ClockTerms{InitialS: 300, IncrementS: 5}) || got.White != "black" {
+		t.Fatalf("the terms %+v", got)
+	}
+	// Asking again with the same terms changes nothing.
+	var same offerAnswer
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, body, &same); code != http.StatusAccepted || same.Version != a.Version {
+		t.Fatalf("the same offer again: %d version %d, was %d", code, same.Version, a.Version)
+	}
+	var next struct{ ID, Seat string }
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, &next); code != http.StatusCreated || next.Seat != "black" {
+		t.Fatalf("accept: %d %+v", code, next)
+	}
+	s := ts.state(t, next.ID, g.black)
+	if s.Seat != "white" || s.Options["size"] != 5 || s.Clock == nil || s.Status != "playing" {
+		t.Fatalf("the new game: seat %s, options %v, clock %+v, status %s", s.Seat, s.Options, s.Clock, s.Status)
+	}
+}
+
+// Different terms from the other player are a counter-offer, not an
+// acceptance; answering no declines; nobody is moved to a new game.
+func TestRematchCounterOfferAndDecline(t *testing.T) {
+	ts := newTestServer(t)
+	g := finished(t, ts)
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, `{"start":"me"}`, nil)
+	var counter offerAnswer
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, `{"start":"me"}`, &counter); code != http.StatusAccepted {
+		t.Fatalf("counter-offer: %d", code)
+	}
+	if counter.Offer.By != "black" || counter.Offer.Terms.White != "black" {
+		t.Fatalf("counter-offer %+v", counter.Offer)
+	}
+	var e errorBody
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/answer", g.black, `{"kind":"rematch","accept":false}`, &e); code != http.StatusConflict || e.Code != "no_offer" {
+		t.Fatalf("declining one's own offer: %d %+v", code, e)
+	}
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/answer", g.white, `{"kind":"rematch","accept":false}`, nil); code != http.StatusOK {
+		t.Fatalf("decline: %d", code)
+	}
+	s := ts.state(t, g.id, "")
+	if s.Offer != nil || s.Next != "" || s.Status != "over" || s.Result.Winner != "white" {
+		t.Fatalf("after declining: offer %+v, next %q, %s %+v", s.Offer, s.Next, s.Status, s.Result)
+	}
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/answer", g.white, `{"kind":"rematch","accept":true}`, &e); code != http.StatusConflict || e.Code != "no_offer" {
+		t.Fatalf("accepting a declined offer: %d %+v", code, e)
+	}
+	// Accepting by answer works as well as asking for the same game.
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, nil)
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/answer", g.black, `{"kind":"rematch","accept":true}`, nil); code != http.StatusOK {
+		t.Fatalf("accept by answer: %d", code)
+	}
+	if s := ts.state(t, g.id, ""); s.Next == "" {
+		t.Fatal("no new game after accepting")
+	}
+}
+
+// An offer is stored like a move: a restarted server still has it.
+func TestRematchOfferSurvivesARestart(t *testing.T) {
+	ts := newTestServer(t)
+	g := finished(t, ts)
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, `{"options":{"size":6}}`, nil)
+	ts2 := restartOn(t, ts)
+	s := ts2.state(t, g.id, "")
+	if s.Offer == nil || s.Offer.By != "white" || s.Offer.Terms.Options["size"] != 6 || s.Result.Reason != "bridge" {
+		t.Fatalf("after a restart: %+v %+v", s.Offer, s.Result)
+	}
+	var next struct{ ID, Seat string }
+	if code := ts2.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, nil, &next); code != http.StatusCreated || next.Seat != "white" {
+		t.Fatalf("accept after a restart: %d %+v", code, next)
+	}
+}
+
+func TestRematchRefusals(t *testing.T) {
+	ts := newTestServer(t)
+	g := finished(t, ts)
+	for _, tt := range []struct{ name, body, code string }{
+		{"unknown option", `{"options":{"sides":5}}`, "bad_request"},
+		{"size out of range", `{"options":{"size":40}}`, "bad_request"},
+		{"bad start", `{"start":"you"}`, "bad_request"},
+		{"bad clock", `{"clock":{"initial_s":1}}`, "bad_request"},
+		{"unknown field", `{"colour":"white"}`, "bad_request"},
+	} {
+		var e errorBody
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, tt.body, &e); code != http.StatusBadRequest || e.Code != tt.code {
+			t.Errorf("%s: %d %+v", tt.name, code, e)
+		}
+	}
+	if s := ts.state(t, g.id, ""); s.Offer != nil || s.Version != 7 {
+		t.Fatalf("refused offers changed the game: %+v, version %d", s.Offer, s.Version)
+	}
+	var e errorBody
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", "", nil, &e); code != http.StatusForbidden {
+		t.Fatalf("without a secret: %d %+v", code, e)
+	}
+}
