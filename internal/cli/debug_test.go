@@ -59,3 +59,11 @@ func TestRaiseFileLimit(t *testing.T) {
 		t.Errorf("raised to %d, soft limit now %d; want the hard limit %d", got, now.Cur, was.Max)
 	}
 }
+
+func TestDefaultMaxLive(t *testing.T) {
+	for files, want := range map[uint64]int{1024: 768, 20000: 15000, 0: 0, 1 << 62: 805306368} {
+		if got := defaultMaxLive(files); got != want {
+			t.Errorf("defaultMaxLive(%d) = %d, want %d", files, got, want)
+		}
+	}
+}

@@ -41,11 +41,20 @@ func checkLoopback(addr string) error {
 }
 
 // logFileLimit raises the limit of open files and says what it is: every
-// live page is one.
-func logFileLimit(log *slog.Logger) {
-	if limit, err := raiseFileLimit(); err != nil {
+// live page is one. It returns the limit, 0 when it is not known.
+func logFileLimit(log *slog.Logger) uint64 {
+	limit, err := raiseFileLimit()
+	if err != nil {
 		log.Warn("cannot raise the limit of open files", "err", err)
-	} else {
-		log.Info("open files allowed", "limit", limit)
+		return 0
 	}
+	log.Info("open files allowed", "limit", limit)
+	return limit
+}
+
+// defaultMaxLive is the live connections an instance takes by default: three
+// quarters of its open files, leaving the rest to pages, the store and the
+// bus, so that a full instance still answers them.
+func defaultMaxLive(files uint64) int {
+	return int(min(files, 1<<30) / 4 * 3)
 }

@@ -29,6 +29,7 @@ import (
 func serve(args []string, games []game.Game, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	maxLive := fs.Int("max-live", -1, "live connections this instance takes at most, beyond which they get 503 (default: three quarters of the open files allowed; 0: no bound)")
 	debugAddr := fs.String("debug-addr", "", "serve the Go profiler (/debug/pprof/) on this loopback HOST:PORT; off when empty")
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")
 	db := fs.String("db", envOr("BRETTER_DB", "bretter.db"),
@@ -59,7 +60,10 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})).With("instance", *instance)
 	var push []string
-	logFileLimit(log)
+	files := logFileLimit(log)
+	if *maxLive < 0 {
+		*maxLive = defaultMaxLive(files)
+	}
 	closeDebug, code := startDebug(*debugAddr, log, stderr)
 	if code != 0 {
 		return code
@@ -72,7 +76,7 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := server.Config{Games: games, Log: log, PushServices: push, PublicURL: public, TrustedProxies: proxies}
+	cfg := server.Config{Games: games, Log: log, PushServices: push, PublicURL: public, TrustedProxies: proxies, MaxLive: *maxLive}
 	if err := run(ctx, *addr, *db, busOptions{*busURL, *busPrefix, *instance}, cfg, log, stderr); err != nil {
 		log.Error("bretter stopped", "err", err)
 		return 1

@@ -248,3 +248,47 @@ func TestLiveConnectionsCountAgainstTheAddress(t *testing.T) {
 		t.Fatalf("a live connection beyond the %d of the address was taken", max)
 	}
 }
+
+// Beyond the instance's bound on live connections a new one is told to
+// come back later, and pages and /healthz still answer.
+func TestLiveConnectionsOfTheInstanceAreBounded(t *testing.T) {
+	const max = 3
+	ts := limitedServer(t, Config{MaxLive: max})
+	g := ts.newGame(t, `{"game":"havannah"}`)
+	var pages []*client
+	for i := range max {
+		pages = append(pages, ts.dial(t, g.id, "", ""))
+		pages[i].next("state")
+	}
+	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/api/games/" + g.id + "/ws"
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	c, res, err := websocket.Dial(ctx, url, nil)
+	if err == nil {
+		c.CloseNow()
+		t.Fatalf("a live connection beyond the instance's %d was taken", max)
+	}
+	if res == nil || res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("beyond the bound: %v, want 503 with Retry-After", res)
+	}
+	for _, path := range []string{"/healthz", "/g/" + g.id, "/api/games/" + g.id} {
+		if res, err := http.Get(ts.URL + path); err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s while full: %v %v", path, res, err)
+		} else {
+			res.Body.Close()
+		}
+	}
+	// A page that leaves makes room.
+	pages[0].conn.Close(websocket.StatusNormalClosure, "")
+	for start := time.Now(); ; {
+		c, _, err := websocket.Dial(ctx, url, nil)
+		if err == nil {
+			c.CloseNow()
+			break
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("no room after a page left: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -33,6 +34,10 @@ type Config struct {
 	LivesPerMinute   float64 // live connections opened
 	ReadsPerSecond   float64 // pages and API reads
 	ImportsPerMinute float64 // records checked by POST /api/records
+	// MaxLive bounds the live connections of the whole instance (0: no
+	// bound). Beyond it a new one gets 503 with Retry-After, so that the
+	// descriptors left keep pages and /healthz answering.
+	MaxLive int
 	// ConnsPerAddress bounds the TCP connections one address holds open,
 	// whatever they do; trusted proxies are exempt (see Listener).
 	ConnsPerAddress int
@@ -78,6 +83,8 @@ type Server struct {
 	// holdings keeps the seats each browser holds.
 	holdings holdingStore
 	conns    *counter // live connections per address
+	liveNow  atomic.Int64
+	maxLive  int64
 	tcp      *counter // TCP connections per address, by Listener
 
 	publicURL     string
@@ -154,6 +161,7 @@ func New(cfg Config) *Server {
 		reads:    newLimiter(cfg.ReadsPerSecond, 6*cfg.ReadsPerSecond),
 		imports:  newLimiter(cfg.ImportsPerMinute/60, cfg.ImportsPerMinute/3),
 		conns:    newCounter(cfg.ConnsPerClient),
+		maxLive:  int64(cfg.MaxLive),
 		tcp:      newCounter(cfg.ConnsPerAddress),
 		holdings: cfg.Store,
 

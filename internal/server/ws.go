@@ -44,7 +44,10 @@ type reply struct {
 const (
 	pingEvery    = 30 * time.Second
 	writeTimeout = 10 * time.Second
+	busyRetry    = 10 // seconds a page waits when the instance is full
 )
+
+var errBusy = refuse(http.StatusServiceUnavailable, "busy", "this site has as many live games open as it can hold: try again in a moment")
 
 // live is the WebSocket of one game page: first the state (or, with
 // ?after=V, the events after version V and then the state), then every
@@ -54,6 +57,13 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many connections opened from your address: slow down"))
 		return
 	}
+	if n := s.liveNow.Add(1); s.maxLive > 0 && n > s.maxLive {
+		s.liveNow.Add(-1)
+		w.Header().Set("Retry-After", strconv.Itoa(busyRetry))
+		writeError(w, errBusy)
+		return
+	}
+	defer s.liveNow.Add(-1)
 	id := r.PathValue("id")
 	after := -1
 	if v := r.URL.Query().Get("after"); v != "" {
