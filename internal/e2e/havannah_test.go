@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -68,7 +69,7 @@ func TestHavannahWithAFriend(t *testing.T) {
 	// while she steps through the finished game, and nobody moves until she
 	// accepts.
 	must(t, bt.Click(alice, `#replay button[data-step="prev"]`))
-	must(t, bt.WaitText(alice, "#replay-banner", "10"))
+	must(t, bt.WaitText(alice, "#replay-banner", fmt.Sprintf("Viewing move %d of %d", len(moves)-1, len(moves))))
 	must(t, bt.Click(bob, "#rematch-terms summary"))
 	_, err = bt.Eval[bool](bob, `(document.querySelector('#rematch-form [name=size]').value = "5") !== ""`)
 	must(t, err)
@@ -81,7 +82,7 @@ func TestHavannahWithAFriend(t *testing.T) {
 			t.Fatalf("an offer moved a page to %s (%v)", path, err)
 		}
 	}
-	must(t, bt.WaitText(alice, "#replay-banner", "10"))
+	must(t, bt.WaitText(alice, "#replay-banner", fmt.Sprintf("Viewing move %d of %d", len(moves)-1, len(moves))))
 	must(t, bt.Click(alice, "#actions button.accept"))
 	for _, ctx := range []context.Context{alice, bob} {
 		must(t, bt.WaitText(ctx, "#moves", "No moves yet"))

@@ -94,7 +94,7 @@ func (s *Server) apiRematch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	res, err := s.rematch(r, id, secret, req)
+	res, err := s.rematch(r.Context(), id, secret, req)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -59,7 +59,7 @@ func FuzzLiveMessages(f *testing.F) {
 	ts := newTestServer(f)
 	g := ts.newGame(f, `{"game":"havannah","options":{"size":5},"start":"me"}`)
 	req := httptest.NewRequest("GET", "/", nil)
-	sub, _, err := ts.srv.hub.subscribe(f.Context(), g.id, g.white, -1)
+	sub, err := ts.srv.hub.subscribe(f.Context(), g.id, g.white, -1)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -70,10 +70,8 @@ func FuzzLiveMessages(f *testing.F) {
 			return
 		}
 		before := ts.srv.versionOf(t, g.id)
-		rep, ok := ts.srv.handleMessage(t.Context(), req, g.id, g.white, sub, []byte(msg))
-		for len(sub.send) > 0 {
-			<-sub.send
-		}
+		rep, ok := ts.srv.handleMessage(t.Context(), clientKey(req), g.id, g.white, sub, []byte(msg))
+		sub.take()
 		after := ts.srv.versionOf(t, g.id)
 		if !ok {
 			return

@@ -90,7 +90,7 @@ func TestPanicLeavesTheGameUsable(t *testing.T) {
 func TestFailedReloadLetsPagesGo(t *testing.T) {
 	ts, f := newFaultyServer(t)
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"start":"me"}`)
-	sub, _, err := ts.srv.hub.subscribe(t.Context(), g.id, "", -1)
+	sub, err := ts.srv.hub.subscribe(t.Context(), g.id, "", -1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,15 +9,112 @@ import (
 	"bretter/internal/store"
 )
 
-// A subscriber is one open page (or API stream) of a game.
+// A subscriber is one open page (or API stream) of a game. Messages for
+// it wait in its queue; while there are any, one goroutine writes them
+// out, as many as have gathered, and ends when the queue is empty, so that
+// an idle page costs no goroutine beyond its reader.
 type subscriber struct {
 	seat string
-	send chan []byte
-	gone chan struct{} // closed when the hub drops a subscriber too slow to keep up
-	once sync.Once
+
+	mu      sync.Mutex
+	queue   [][]byte
+	writing bool               // a writer runs (or the page failed: none will)
+	write   func([]byte) error // sends one message to the page; nil until attached
+	stop    func()             // closes the page, asking it to reconnect
+	gone    chan struct{}      // closed when the page must go: too slow, or shutting down
+	once    sync.Once
 }
 
-func (s *subscriber) drop() { s.once.Do(func() { close(s.gone) }) }
+// maxQueued is how many messages may wait for a page before it is
+// dropped as too slow; it reconnects and resumes from its version.
+const maxQueued = 64
+
+func newSubscriber(seat string) *subscriber {
+	return &subscriber{seat: seat, gone: make(chan struct{})}
+}
+
+// drop tells the page to go; it never blocks, as the hub calls it under
+// a game's lock.
+func (s *subscriber) drop() {
+	s.once.Do(func() {
+		close(s.gone)
+		s.mu.Lock()
+		stop := s.stop
+		s.mu.Unlock()
+		if stop != nil {
+			go stop()
+		}
+	})
+}
+
+// push queues msg and starts a writer if none runs. It reports false when
+// too many messages wait already.
+func (s *subscriber) push(msg []byte) bool {
+	s.mu.Lock()
+	if len(s.queue) >= maxQueued {
+		s.mu.Unlock()
+		return false
+	}
+	s.queue = append(s.queue, msg)
+	start := !s.writing && s.write != nil
+	s.writing = s.writing || start
+	s.mu.Unlock()
+	if start {
+		go s.flush()
+	}
+	return true
+}
+
+// attach gives the page its connection: write sends one message, stop
+// closes it. What waits already is written at once.
+func (s *subscriber) attach(write func([]byte) error, stop func()) {
+	s.mu.Lock()
+	s.write, s.stop = write, stop
+	start := !s.writing && len(s.queue) > 0
+	s.writing = s.writing || start
+	s.mu.Unlock()
+	if start {
+		go s.flush()
+	}
+	select {
+	case <-s.gone: // dropped before it was attached
+		go stop()
+	default:
+	}
+}
+
+// flush writes until nothing waits. After a failed write it writes no
+// more: the page is dropped and reconnects.
+func (s *subscriber) flush() {
+	for {
+		s.mu.Lock()
+		batch := s.queue
+		s.queue = nil
+		if len(batch) == 0 {
+			s.writing = false
+			s.mu.Unlock()
+			return
+		}
+		write := s.write
+		s.mu.Unlock()
+		for _, msg := range batch {
+			if err := write(msg); err != nil {
+				s.drop()
+				return
+			}
+		}
+	}
+}
+
+// take empties the queue of a page that has no connection (tests look at
+// what the hub sent this way).
+func (s *subscriber) take() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	batch := s.queue
+	s.queue = nil
+	return batch
+}
 
 func seatIndex(seat string) int {
 	if seat == "black" {
@@ -26,38 +123,31 @@ func seatIndex(seat string) int {
 	return 0
 }
 
-// subscribe adds a page to the game and returns what it must see first:
-// the full state, or, resuming after version after, the events it missed
-// and then the state.
-func (h *hub) subscribe(ctx context.Context, id, secret string, after int) (*subscriber, [][]byte, error) {
-	s, err := within(ctx, h, id, func(g *liveGame) (subscription, error) {
+// subscribe adds a page to the game. What it must see first waits in its
+// queue: the full state, or, resuming after version after, the events it
+// missed and then the state.
+func (h *hub) subscribe(ctx context.Context, id, secret string, after int) (*subscriber, error) {
+	return within(ctx, h, id, func(g *liveGame) (*subscriber, error) {
 		return h.addPage(g, secret, after)
 	})
-	return s.sub, s.first, err
-}
-
-// subscription is a new page of a game and what it must be sent first.
-type subscription struct {
-	sub   *subscriber
-	first [][]byte
 }
 
 // addPage adds a page of g for the holder of secret (or a watcher).
-func (h *hub) addPage(g *liveGame, secret string, after int) (subscription, error) {
+func (h *hub) addPage(g *liveGame, secret string, after int) (*subscriber, error) {
 	seat := ""
 	if secret != "" {
 		if seat = g.seatOf(secret); seat == "" {
-			return subscription{}, errWrongSecret
+			return nil, errWrongSecret
 		}
 	}
-	sub := &subscriber{seat: seat, send: make(chan []byte, 64), gone: make(chan struct{})}
-	first := g.catchUp(sub.seat, after)
+	sub := newSubscriber(seat)
+	sub.queue = g.catchUp(sub.seat, after)
 	g.subs[sub] = struct{}{}
 	if seat != "" {
 		g.presence[seatIndex(seat)].conns++
 		h.broadcastPresence(g)
 	}
-	return subscription{sub, first}, nil
+	return sub, nil
 }
 
 // catchUp is what a page at version after must be sent: the events it
@@ -165,14 +255,12 @@ func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
 // dropped, reconnects and resumes from its version. It reports whether
 // the page is still there.
 func (h *hub) deliver(g *liveGame, sub *subscriber, msg []byte) bool {
-	select {
-	case sub.send <- msg:
+	if sub.push(msg) {
 		return true
-	default:
-		h.leave(g, sub)
-		sub.drop()
-		return false
 	}
+	h.leave(g, sub)
+	sub.drop()
+	return false
 }
 
 // leave removes a page from the game; when it was a player's last, the

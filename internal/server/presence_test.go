@@ -12,38 +12,34 @@ func TestPresenceIsCoalesced(t *testing.T) {
 	g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
 	h := ts.srv.hub
 	ctx := t.Context()
-	watcher, _, err := h.subscribe(ctx, g.id, "", -1)
+	watcher, err := h.subscribe(ctx, g.id, "", -1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// drain returns the presence messages the watcher got so far.
 	drain := func() []map[string]Presence {
 		var out []map[string]Presence
-		for {
-			select {
-			case msg := <-watcher.send:
-				var m struct {
-					Type    string
-					Players map[string]Presence
-				}
-				json.Unmarshal(msg, &m)
-				if m.Type == "presence" {
-					out = append(out, m.Players)
-				}
-			default:
-				return out
+		for _, msg := range watcher.take() {
+			var m struct {
+				Type    string
+				Players map[string]Presence
+			}
+			json.Unmarshal(msg, &m)
+			if m.Type == "presence" {
+				out = append(out, m.Players)
 			}
 		}
+		return out
 	}
 	// White's page comes and goes in a loop.
 	for range 100 {
-		sub, _, err := h.subscribe(ctx, g.id, g.white, -1)
+		sub, err := h.subscribe(ctx, g.id, g.white, -1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		h.unsubscribe(g.id, sub)
 	}
-	sub, _, err := h.subscribe(ctx, g.id, g.white, -1)
+	sub, err := h.subscribe(ctx, g.id, g.white, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,9 +116,9 @@ func (s *Server) ask(gameName string, r rematchRequest) (*rematchAsk, error) {
 }
 
 // rematch checks req against the game's kind and asks the hub.
-func (s *Server) rematch(r *http.Request, id, secret string, req rematchRequest) (rematched, error) {
+func (s *Server) rematch(ctx context.Context, id, secret string, req rematchRequest) (rematched, error) {
 	var name string
-	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
+	err := s.hub.with(ctx, id, func(g *liveGame) error {
 		name = g.rec.Game
 		return nil
 	})
@@ -129,7 +129,7 @@ func (s *Server) rematch(r *http.Request, id, secret string, req rematchRequest)
 	if err != nil {
 		return rematched{}, err
 	}
-	return s.hub.rematch(r.Context(), id, secret, ask)
+	return s.hub.rematch(ctx, id, secret, ask)
 }
 
 // rematched is what asking for a new game leads to: an offer waiting for

@@ -53,17 +53,27 @@ var errBusy = refuse(http.StatusServiceUnavailable, "busy", "this site has as ma
 // ?after=V, the events after version V and then the state), then every
 // event as it happens; moves sent over it get an ack or an error.
 func (s *Server) live(w http.ResponseWriter, r *http.Request) {
-	if !s.lives.allow(clientKey(r), s.hub.now()) {
+	client := clientKey(r)
+	if !s.lives.allow(client, s.hub.now()) {
 		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many connections opened from your address: slow down"))
 		return
 	}
+	// What is set up here is undone when the page goes: by this handler
+	// if it stops early, else by the page's reader.
+	var undo undoList
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			undo.run()
+		}
+	}()
 	if n := s.liveNow.Add(1); s.maxLive > 0 && n > s.maxLive {
 		s.liveNow.Add(-1)
 		w.Header().Set("Retry-After", strconv.Itoa(busyRetry))
 		writeError(w, errBusy)
 		return
 	}
-	defer s.liveNow.Add(-1)
+	undo.add(func() { s.liveNow.Add(-1) })
 	id := r.PathValue("id")
 	after := -1
 	if v := r.URL.Query().Get("after"); v != "" {
@@ -91,32 +101,64 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if !s.conns.open(clientKey(r)) {
+	if !s.conns.open(client) {
 		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many open games from your address"))
 		return
 	}
-	defer s.conns.close(clientKey(r))
+	undo.add(func() { s.conns.close(client) })
 	// Accept refuses pages of other sites: the Origin must be this host,
 	// or the public URL's, which a proxy may not pass on as the Host.
 	conn, err := websocket.Accept(w, r, s.acceptOptions)
 	if err != nil {
 		return
 	}
-	defer conn.CloseNow()
+	undo.add(func() { conn.CloseNow() })
 	conn.SetReadLimit(maxMessage)
 	s.hub.metrics.sockets.Inc()
-	defer s.hub.metrics.sockets.Dec()
+	undo.add(s.hub.metrics.sockets.Dec)
 
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	sub, first, err := s.hub.subscribe(ctx, id, secret, after)
+	// The page outlives this request: its context ends with the page.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	undo.add(cancel)
+	sub, err := s.hub.subscribe(ctx, id, secret, after)
 	if err != nil {
 		conn.Close(websocket.StatusPolicyViolation, asError(err).Message)
 		return
 	}
-	defer s.hub.unsubscribe(id, sub)
+	undo.add(func() { s.hub.unsubscribe(id, sub) })
+	sub.attach(func(msg []byte) error {
+		wctx, done := context.WithTimeout(ctx, writeTimeout)
+		defer done()
+		return conn.Write(wctx, websocket.MessageText, msg)
+	}, func() {
+		conn.Close(websocket.StatusTryAgainLater, "too slow or shutting down: reconnect")
+	})
+	// Pings find pages that are gone without a word; a timer, not a
+	// goroutine, waits for the next one.
+	var pings *time.Timer
+	pings = time.AfterFunc(pingEvery, func() {
+		pctx, done := context.WithTimeout(ctx, writeTimeout)
+		defer done()
+		if err := conn.Ping(pctx); err != nil {
+			cancel()
+			return
+		}
+		pings.Reset(pingEvery)
+	})
+	undo.add(func() { pings.Stop() })
 
-	go s.writeLoop(ctx, cancel, conn, sub, first)
+	// This goroutine has grown a deep stack serving the request; the page
+	// is read by a fresh one with a small stack, and this one ends: an
+	// idle page costs one small goroutine.
+	handedOver = true
+	go func() {
+		defer undo.run()
+		s.readPage(ctx, conn, id, secret, client, sub)
+	}()
+}
+
+// readPage carries out what a page sends until it goes.
+func (s *Server) readPage(ctx context.Context, conn *websocket.Conn, id, secret, client string, sub *subscriber) {
 	for {
 		typ, data, err := conn.Read(ctx)
 		if err != nil {
@@ -130,58 +172,28 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		case !utf8.Valid(data):
 			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "the message is not valid UTF-8"))
 		default:
-			rep, ok = s.handleMessage(ctx, r, id, secret, sub, data)
+			rep, ok = s.handleMessage(ctx, client, id, secret, sub, data)
 		}
-		if !ok {
-			continue
-		}
-		select {
-		case sub.send <- encode(rep):
-		default:
+		if ok && !sub.push(encode(rep)) {
 			return // cannot keep up: the page reconnects and resumes
 		}
 	}
 }
 
-func (s *Server) writeLoop(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, sub *subscriber, first [][]byte) {
-	defer cancel()
-	write := func(msg []byte) bool {
-		wctx, done := context.WithTimeout(ctx, writeTimeout)
-		defer done()
-		return conn.Write(wctx, websocket.MessageText, msg) == nil
-	}
-	for _, msg := range first {
-		if !write(msg) {
-			return
-		}
-	}
-	ping := time.NewTicker(pingEvery)
-	defer ping.Stop()
-	for {
-		select {
-		case msg := <-sub.send:
-			if !write(msg) {
-				return
-			}
-		case <-sub.gone:
-			conn.Close(websocket.StatusTryAgainLater, "too slow or shutting down: reconnect")
-			return
-		case <-ping.C:
-			pctx, done := context.WithTimeout(ctx, writeTimeout)
-			err := conn.Ping(pctx)
-			done()
-			if err != nil {
-				return
-			}
-		case <-ctx.Done():
-			return
-		}
+// undoList undoes, newest first, what was set up for a live page.
+type undoList []func()
+
+func (u *undoList) add(f func()) { *u = append(*u, f) }
+
+func (u undoList) run() {
+	for i := len(u) - 1; i >= 0; i-- {
+		u[i]()
 	}
 }
 
 // handleMessage carries out one client message. It returns the reply to
 // send, or false when there is none (a resync answers with the events).
-func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret string, sub *subscriber, data []byte) (reply, bool) {
+func (s *Server) handleMessage(ctx context.Context, client, id, secret string, sub *subscriber, data []byte) (reply, bool) {
 	var m clientMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -193,7 +205,7 @@ func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret 
 	}
 	// Every message costs the server work under the game's lock: all of
 	// them count against the address's budget.
-	if !s.moves.allow(clientKey(r), s.hub.now()) {
+	if !s.moves.allow(client, s.hub.now()) {
 		return errorReply(m.ID, refuse(http.StatusTooManyRequests, "rate", "too many messages: slow down")), true
 	}
 	var err error
@@ -208,12 +220,12 @@ func (s *Server) handleMessage(ctx context.Context, r *http.Request, id, secret 
 		rep.Version, err = s.hub.resign(ctx, id, secret)
 	case "rematch":
 		var res rematched
-		res, err = s.rematch(r.WithContext(ctx), id, secret, rematchRequest{Options: m.Options, Clock: m.Clock, Start: m.Start})
+		res, err = s.rematch(ctx, id, secret, rematchRequest{Options: m.Options, Clock: m.Clock, Start: m.Start})
 		rep.Next, rep.Version = res.next, res.version
 	case "offer":
 		rep.Version, err = s.hub.offer(ctx, id, secret, m.Kind)
 	case "chat":
-		if !s.chats.allow(clientKey(r), s.hub.now()) {
+		if !s.chats.allow(client, s.hub.now()) {
 			return errorReply(m.ID, refuse(http.StatusTooManyRequests, "rate", "too many chat lines: slow down")), true
 		}
 		_, err = s.hub.say(ctx, id, secret, m.Text)
