@@ -29,6 +29,10 @@ import (
 func serve(args []string, games []game.Game, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bretter [serve] [flags]   (bretter help lists every command)")
+		fs.PrintDefaults()
+	}
 	maxLive := fs.Int("max-live", -1, "live connections this instance takes at most, beyond which they get 503 (default: three quarters of the open files allowed; 0: no bound)")
 	debugAddr := fs.String("debug-addr", "", "serve the Go profiler (/debug/pprof/) on this loopback HOST:PORT; off when empty")
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")

@@ -195,3 +195,10 @@ func TestServeRefusesABadBus(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpFlagPointsToTheCommands(t *testing.T) {
+	_, errOut, _ := runCmdErr("-h")
+	if !strings.Contains(errOut, "bretter help lists every command") || !strings.Contains(errOut, "-addr") {
+		t.Fatalf("bretter -h says:\n%s", errOut)
+	}
+}
