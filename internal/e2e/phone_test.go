@@ -131,3 +131,25 @@ func screenSized(t *testing.T, ctx context.Context, name string) {
 	must(t, os.MkdirAll(dir, 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
 }
+
+// On a phone every link of the site's header is in view, in the longest
+// language, and the page is no wider than the screen.
+func TestPhoneHeaderShowsEveryLink(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	phone := bt.NewProfile(t, bt.Phone)
+	for _, page := range []string{"/?lang=de", "/my", "/import", "/dvonn"} {
+		must(t, bt.Navigate(phone, srv.URL+page))
+		must(t, bt.WaitText(phone, "header.top nav", "Partie nachspielen"))
+		sc := screenOf(t, phone)
+		links, err := bt.Eval[[]rect](phone, `[...document.querySelectorAll("header.top nav a, header.top .langs a")].map((a) => { const r = a.getBoundingClientRect(); return {Top: r.top, Bottom: r.bottom, Left: r.left, Right: r.right, Width: r.width}; })`)
+		must(t, err)
+		for i, r := range links {
+			if r.Left < 0 || r.Right > sc.Width || r.Width == 0 {
+				t.Fatalf("%s: header link %d is at %.0f–%.0f on a %.0f px screen", page, i, r.Left, r.Right, sc.Width)
+			}
+		}
+		if w, _ := bt.Eval[float64](phone, `document.documentElement.scrollWidth`); w > sc.Width {
+			t.Fatalf("%s is %.0f px wide on a %.0f px screen", page, w, sc.Width)
+		}
+	}
+}
