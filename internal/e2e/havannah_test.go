@@ -54,6 +54,11 @@ func TestHavannahWithAFriend(t *testing.T) {
 	waitStatus(t, bob, "White wins with a ring")
 	must(t, bt.WaitText(alice, "#status", "You won"))
 	must(t, bt.WaitText(bob, "#status", "You lost"))
+	for _, ctx := range []context.Context{alice, bob} {
+		if shown, _ := bt.Eval[bool](ctx, `getComputedStyle(document.getElementById("move-entry")).display !== "none"`); shown {
+			t.Fatal("typing a move is offered after the end")
+		}
+	}
 	// Exactly the ring is highlighted, not White's stone at e2.
 	wins, err := bt.Eval[[]string](bob, `[...document.querySelectorAll("#board .cell.win")].map((c) => c.dataset.cell).sort()`)
 	must(t, err)

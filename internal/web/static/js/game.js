@@ -443,8 +443,10 @@ function render() {
   const summary = page.mod.summary ? page.mod.summary(page.state, t) : '';
   $('summary').textContent = summary;
   $('summary').hidden = !summary;
-  // Once the friend has joined, the invitation is used up.
+  // Once the friend has joined, the invitation is used up; once the game
+  // is over, there is no move to type.
   if (page.state.status !== 'waiting') $('invite')?.remove();
+  if ($('move-entry')) $('move-entry').hidden = page.state.status === 'over';
   renderMoves();
   markViewed(viewing);
   renderPlayers();
