@@ -45,35 +45,7 @@ func benchmarkLiveGames(b *testing.B, games, computerGames int) {
 	}
 	defer busy.Wait()
 	defer stop()
-	var all []time.Duration
-	var moves int
-	var elapsed time.Duration
-	for b.Loop() {
-		list := make([]testGame, games)
-		for i := range list {
-			list[i] = ts.newGame(b, `{"game":"havannah","options":{"size":10},"start":"me"}`)
-		}
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		start := time.Now()
-		for i, g := range list {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				lat := playLoadGame(b, ts, g, movesPerGame, uint64(i))
-				mu.Lock()
-				all = append(all, lat...)
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
-		elapsed += time.Since(start)
-		moves += games * movesPerGame
-	}
-	slices.Sort(all)
-	b.ReportMetric(float64(moves)/elapsed.Seconds(), "moves/s")
-	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
+	benchmarkGamesOn(b, games, ts, ts, nil)
 }
 
 // BenchmarkInstances plays games at once between two players on two
@@ -185,14 +157,9 @@ func playAgainstComputer(ctx context.Context, conn *websocket.Conn, seat string,
 	}
 }
 
-// playLoadGame plays random moves and returns, for each, how long it took
-// from sending to the opponent's socket receiving it.
-func playLoadGame(b *testing.B, ts *testServer, g testGame, n int, seed uint64) []time.Duration {
-	return playLoadGameOn(b, ts, ts, g, n, seed)
-}
-
-// playLoadGameOn is playLoadGame with White's page on one server and
-// Black's on another.
+// playLoadGameOn plays random moves, White's page on one server and
+// Black's on another (or the same), and returns, for each move, how long
+// it took from sending to the opponent's socket receiving it.
 func playLoadGameOn(b *testing.B, white, black *testServer, g testGame, n int, seed uint64) []time.Duration {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	players := [2]*client{white.dial(b, g.id, g.white, ""), black.dial(b, g.id, g.black, "")}
