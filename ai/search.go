@@ -191,7 +191,7 @@ func (s *Searcher) choose(rng *rand.Rand) Result {
 	}
 	if best < 0 {
 		for i := range kids {
-			if best < 0 || better(&kids[i], &kids[best]) {
+			if best < 0 || better(&kids[i], &kids[best], s.cfg.RaveBias) {
 				best = i
 			}
 		}
@@ -214,19 +214,23 @@ func (s *Searcher) choose(rng *rand.Rand) Result {
 }
 
 // better orders moves for the final choice: never a proven loss when
-// there is another move, then the most visited, then the best mean.
-func better(a, b *node) bool {
+// there is another move, then the most visited, then the best mean
+// blended with RAVE and the prior. A search of fewer iterations than
+// there are moves visits most of them once: the blend then keeps the
+// weak levels to the moves the engine and the playouts like, where the
+// first of equals would be the first legal move.
+func better(a, b *node, raveBias float32) bool {
 	if (a.proof == -1) != (b.proof == -1) {
 		return b.proof == -1
 	}
 	if a.visits != b.visits {
 		return a.visits > b.visits
 	}
-	return a.wins > b.wins
+	return a.value(0, 0, raveBias) > b.value(0, 0, raveBias)
 }
 
 // sample picks one of the most visited moves that are not proven losses,
-// at random by visits.
+// at random by visits, equals in visits ordered as for the final choice.
 func (s *Searcher) sample(kids []node, rng *rand.Rand) int {
 	var order []int
 	for i := range kids {
@@ -234,7 +238,7 @@ func (s *Searcher) sample(kids []node, rng *rand.Rand) int {
 			order = append(order, i)
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return kids[order[a]].visits > kids[order[b]].visits })
+	sort.SliceStable(order, func(a, b int) bool { return better(&kids[order[a]], &kids[order[b]], s.cfg.RaveBias) })
 	if n := s.cfg.Choices; n > 0 && len(order) > n {
 		order = order[:n]
 	}

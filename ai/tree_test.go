@@ -73,3 +73,18 @@ func TestTreeFillsChunksExactly(t *testing.T) {
 		t.Fatalf("after a full chunk: %d children in %d chunks", len(kids), len(tr.chunks))
 	}
 }
+
+func TestFinalChoiceBreaksTiesByBlendedValue(t *testing.T) {
+	// One visit each, as in a search of fewer iterations than moves: the
+	// first won its playout, but the engine's prior thinks little of it.
+	weak := node{visits: 1, wins: 1, raveVisits: 30, raveWins: 3}
+	liked := node{visits: 1, wins: 0, raveVisits: 30, raveWins: 27}
+	if !better(&liked, &weak, 0.0005) || better(&weak, &liked, 0.0005) {
+		t.Error("a lucky playout outweighs the prior among equally visited moves")
+	}
+	// More visits still decide first.
+	liked.visits, weak.visits = 1, 2
+	if !better(&weak, &liked, 0.0005) {
+		t.Error("the blended value outweighs visits")
+	}
+}

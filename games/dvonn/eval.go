@@ -19,8 +19,10 @@ import (
 // a move onto an enemy stack (taking it over) and onto a DVONN piece
 // (making the stack safe) count again. Heights count only at the end of
 // the game, which the search sees as a win or a loss. While pieces are
-// placed, pieces near the DVONN pieces live longest, and pieces on the
-// edge are the only ones free to move when the stacking starts.
+// placed, pieces near the DVONN pieces live longest, and a piece needs
+// spaces around it that are not its own side's. Spaces on the edge get
+// nothing: their pieces are free to move first, but far from the DVONN
+// pieces they are the first cut off, and favouring them lost matches.
 
 // Weights of the evaluation, in points; a stack is worth about a hundred.
 const (
@@ -31,25 +33,19 @@ const (
 	evTempo   = 0   // the side to move (none for now)
 
 	// Placement.
-	evPlaceNear   = 14 // a piece next to a DVONN piece
-	evPlaceNearer = 6  // two steps away
+	evPlaceNear   = 20 // a piece next to a DVONN piece
+	evPlaceNearer = 8  // two steps away
 	evPlaceFar    = -1 // per step from each DVONN piece
-	evPlaceEdge   = 6  // on the edge: never surrounded, so free to move first
-	evPlaceFriend = -2 // an own piece next to it: clumps give the enemy targets
+	evPlaceHemmed = -5 // per space a piece lacks of two around it not its side's
 )
 
-var (
-	// edge has a bit for every space with fewer than six neighbours.
-	edge = board &^ surrounded(board)
-
-	// centre is how far each cell is from the middle space F3.
-	centre = func() (d [cells]int8) {
-		for _, c := range spaces {
-			d[c] = int8(distance(int(c), cellOf(5, 2)))
-		}
-		return d
-	}()
-)
+// centre is how far each cell is from the middle space F3.
+var centre = func() (d [cells]int8) {
+	for _, c := range spaces {
+		d[c] = int8(distance(int(c), cellOf(5, 2)))
+	}
+	return d
+}()
 
 // distance is the number of steps between two spaces.
 func distance(a, b int) int {
@@ -158,12 +154,22 @@ func (s *State) placementScore(p game.Player) int32 {
 			score += evPlaceFar * step * int32(bits.OnesCount64(own&ring))
 		}
 	}
-	score += evPlaceEdge * int32(bits.OnesCount64(own&edge))
+	return score + evPlaceHemmed*hemmed(own)
+}
+
+// hemmed counts, over the pieces of own, the spaces each lacks of the two
+// neighbouring spaces not its side's that it needs: a piece among its own
+// can only ever stack onto them, and it gives the enemy a tall stack to
+// take over.
+func hemmed(own uint64) int32 {
+	var n int32
 	for m := own; m != 0; m &= m - 1 {
-		around := spread(uint64(1) << bits.TrailingZeros64(m))
-		score += evPlaceFriend * int32(bits.OnesCount64(around&own))
+		around := spread(uint64(1)<<bits.TrailingZeros64(m)) & board
+		if free := bits.OnesCount64(around &^ own); free < 2 {
+			n += int32(2 - free)
+		}
 	}
-	return score
+	return n
 }
 
 // Prior likes moves onto enemy stacks and onto DVONN pieces and dislikes

@@ -128,3 +128,54 @@ func TestEvaluateLikesMore(t *testing.T) {
 		t.Errorf("White's better position scores %d for White", v)
 	}
 }
+
+func TestHemmedCountsMissingRoom(t *testing.T) {
+	// Against a count by distances, on random sets of pieces.
+	rng := rand.New(rand.NewPCG(5, 8))
+	for range 200 {
+		var own uint64
+		for _, c := range spaces {
+			if rng.IntN(3) > 0 {
+				own |= 1 << c
+			}
+		}
+		var want int32
+		for _, c := range spaces {
+			if own&(1<<c) == 0 {
+				continue
+			}
+			free := 0
+			for _, d := range spaces {
+				if distance(int(c), int(d)) == 1 && own&(1<<d) == 0 {
+					free++
+				}
+			}
+			if free < 2 {
+				want += int32(2 - free)
+			}
+		}
+		if got := hemmed(own); got != want {
+			t.Fatalf("pieces %x: hemmed %d, want %d", own, got, want)
+		}
+	}
+}
+
+func TestPlacementWantsRoomAroundPieces(t *testing.T) {
+	// The DVONN pieces on F3, A1 and K5 are symmetric under the half turn
+	// about F3, so D2 and its image H4 are alike but for what is around
+	// them: White's pieces on five of D2's six neighbours.
+	s := State{dvonn: 1<<cellOf(5, 2) | 1<<cellOf(0, 0) | 1<<cellOf(10, 4)}
+	x, image := cellOf(3, 1), cellOf(7, 3)
+	for d := range 5 {
+		s.white |= 1 << cellOf(3+dirCol[d], 1+dirRow[d])
+	}
+	crowded, roomy := s, s
+	crowded.white |= 1 << x
+	roomy.white |= 1 << image
+	if hemmed(crowded.white) <= hemmed(roomy.white) {
+		t.Fatalf("set-up: hemmed %d next to White, %d away", hemmed(crowded.white), hemmed(roomy.white))
+	}
+	if c, r := crowded.placementScore(game.White), roomy.placementScore(game.White); c >= r {
+		t.Errorf("a piece among White's own scores %d, one with room %d", c, r)
+	}
+}
