@@ -503,13 +503,13 @@ func (s *SQLite) Follow(ctx context.Context, id string, next Game) error {
 // ComputerGames lists the games in play against the computer, for a server
 // that starts to give the computer its moves.
 func (s *SQLite) ComputerGames(ctx context.Context) ([]string, error) {
-	return s.ids(ctx, "games against the computer", `SELECT id FROM games WHERE status = 'playing' AND computer != '' ORDER BY updated_at`)
+	return s.ids(ctx, "games against the computer", computerGamesQuery)
 }
 
 // TimedGames lists the games in play with a clock, for a server that
 // starts to watch their clocks.
 func (s *SQLite) TimedGames(ctx context.Context) ([]string, error) {
-	return s.ids(ctx, "games with a clock", `SELECT id FROM games WHERE status = 'playing' AND (clock_initial_ms != 0 OR clock_days != 0) ORDER BY updated_at`)
+	return s.ids(ctx, "games with a clock", timedGamesQuery)
 }
 
 // ids runs a query of game ids.
