@@ -4,6 +4,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -116,36 +117,17 @@ func New(cfg Config) *Server {
 	for _, g := range cfg.Games {
 		games[g.Name] = g
 	}
-	if cfg.CreatesPerMinute == 0 {
-		cfg.CreatesPerMinute = 30
-	}
-	if cfg.MovesPerSecond == 0 {
-		cfg.MovesPerSecond = 30
-	}
-	if cfg.ChatsPerMinute == 0 {
-		cfg.ChatsPerMinute = 30
-	}
-	if cfg.ConnsPerClient == 0 {
-		cfg.ConnsPerClient = maxConnsPerClient
-	}
-	if cfg.ConnsPerAddress == 0 {
-		cfg.ConnsPerAddress = maxConnsPerAddress
-	}
-	if cfg.LivesPerMinute == 0 {
-		cfg.LivesPerMinute = 120
-	}
-	if cfg.ReadsPerSecond == 0 {
-		cfg.ReadsPerSecond = 20
-	}
-	if cfg.ImportsPerMinute == 0 {
-		cfg.ImportsPerMinute = 30
-	}
-	if cfg.ReadTimeout == 0 {
-		cfg.ReadTimeout = bodyTimeout
-	}
-	if cfg.WriteTimeout == 0 {
-		cfg.WriteTimeout = answerTimeout
-	}
+	// Zero values take the defaults.
+	cfg.CreatesPerMinute = cmp.Or(cfg.CreatesPerMinute, 30)
+	cfg.MovesPerSecond = cmp.Or(cfg.MovesPerSecond, 30)
+	cfg.ChatsPerMinute = cmp.Or(cfg.ChatsPerMinute, 30)
+	cfg.ConnsPerClient = cmp.Or(cfg.ConnsPerClient, maxConnsPerClient)
+	cfg.ConnsPerAddress = cmp.Or(cfg.ConnsPerAddress, maxConnsPerAddress)
+	cfg.LivesPerMinute = cmp.Or(cfg.LivesPerMinute, 120)
+	cfg.ReadsPerSecond = cmp.Or(cfg.ReadsPerSecond, 20)
+	cfg.ImportsPerMinute = cmp.Or(cfg.ImportsPerMinute, 30)
+	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, bodyTimeout)
+	cfg.WriteTimeout = cmp.Or(cfg.WriteTimeout, answerTimeout)
 	s := &Server{
 		hub:     newHub(cfg.Store, games, cfg.Log),
 		site:    cfg.Site,
