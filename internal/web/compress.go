@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -77,22 +78,9 @@ func (c *compressed) serveGzipped(w http.ResponseWriter, r *http.Request, fsys f
 	}
 	w.Header().Set("Content-Type", mime.TypeByExtension(ext))
 	w.Header().Set("Content-Encoding", "gzip")
-	w.Header().Set("Content-Length", itoa(len(b)))
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	if r.Method != http.MethodHead {
 		io.Copy(w, bytes.NewReader(b))
 	}
 	return true
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
 }
