@@ -173,12 +173,7 @@ func TestLoadtestRefusesBadArguments(t *testing.T) {
 }
 
 func TestLoadtestReportsAnUnreachableSite(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 	_, errOut, code := runCmdErr("loadtest", "-url", "http://"+addr, "-games", "2", "-duration", "1s")
 	if code != 1 || !strings.Contains(errOut, "setting up a game") {
 		t.Errorf("exit %d, %q", code, errOut)

@@ -80,12 +80,7 @@ func (b *syncBuffer) String() string {
 // the instance.
 func TestServeOnPostgres(t *testing.T) {
 	db := pgtest.URL(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 	var out syncBuffer
 	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug})).With("instance", "east-1")
 	ctx, stop := context.WithCancel(t.Context())
@@ -177,12 +172,7 @@ func TestServeWithoutPostgres(t *testing.T) {
 // A bus that cannot be reached, or a prefix that cannot name subjects,
 // stops the server at once with the reason.
 func TestServeRefusesABadBus(t *testing.T) {
-	free, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	nobody := free.Addr().String()
-	free.Close()
+	nobody := freeAddr(t)
 	for _, tt := range []struct{ args []string }{
 		{[]string{"-bus", "nats://" + nobody}},
 		{[]string{"-bus", "nats://" + nobody, "-bus-prefix", "a.b"}},
@@ -201,4 +191,15 @@ func TestHelpFlagPointsToTheCommands(t *testing.T) {
 	if !strings.Contains(errOut, "bretter help lists every command") || !strings.Contains(errOut, "-addr") {
 		t.Fatalf("bretter -h says:\n%s", errOut)
 	}
+}
+
+// freeAddr is a loopback address where nothing listens.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
