@@ -88,6 +88,8 @@ type Searcher struct {
 	// What the engine offers beyond game.State, nil where it does not.
 	copier    game.Copier
 	rollouter game.Rollouter
+	replier   game.ReplyRollouter
+	replies   *game.Replies // the last good replies, kept from search to search
 	indexer   game.MoveIndexer
 	wins      game.WinChecker
 	threats   game.ThreatFinder
@@ -118,6 +120,9 @@ func New(start game.State, cfg Config) *Searcher {
 	if ix, ok := s.scratch.(game.MoveIndexer); ok {
 		s.indexer = ix
 		s.marks = make([]uint8, ix.MoveIndexes())
+		if s.replier, _ = s.scratch.(game.ReplyRollouter); s.replier != nil {
+			s.replies = game.NewReplies(ix.MoveIndexes())
+		}
 	}
 	return s
 }
@@ -265,7 +270,7 @@ func (s *Searcher) iterate(rng *rand.Rand) {
 	cur := int32(0)
 	for {
 		if t.at(cur).first == 0 {
-			if st.Outcome().Over || cur != 0 && t.at(cur).visits < float32(s.cfg.Expand) || !s.expand(cur, st) {
+			if st.Outcome().Over || cur != 0 && t.at(cur).visits < s.expandAt() || !s.expand(cur, st) {
 				break
 			}
 		}
@@ -286,7 +291,28 @@ func (s *Searcher) iterate(rng *rand.Rand) {
 	if s.indexer != nil {
 		s.rave(winner)
 	}
+	if s.replies != nil {
+		s.learnReplies(winner)
+	}
 	s.prove()
+}
+
+// expandAt is the visits a leaf needs before it is expanded. As the tree
+// fills up, leaves must prove their worth with more visits, so that the
+// nodes left go to the lines the search keeps coming back to, and a long
+// search (and the tree it keeps from the last move) does not stop growing
+// with its budget of nodes spent on lines visited twice.
+func (s *Searcher) expandAt() float32 {
+	e := float32(s.cfg.Expand)
+	switch used, limit := s.tree.used, s.cfg.Nodes; {
+	case used > limit/4*3:
+		return 8 * e
+	case used > limit/2:
+		return 4 * e
+	case used > limit/4:
+		return 2 * e
+	}
+	return e
 }
 
 // reset makes the scratch state a copy of the root.
@@ -317,6 +343,11 @@ func (s *Searcher) result(leaf int32, st game.State, rng *rand.Rand) game.Player
 				n.proof = 1
 			}
 		}
+		return out.Winner
+	}
+	if s.replier != nil {
+		var out game.Outcome
+		s.record, out = s.replier.RolloutReplying(rng, s.record, s.replies)
 		return out.Winner
 	}
 	if s.rollouter != nil {
@@ -377,26 +408,11 @@ func score(winner, mover game.Player) float32 {
 }
 
 // rave credits the result to every child, along the path, whose move the
-// same player made later in the iteration. Moves after the tree alternate
-// between the players.
+// same player made later in the iteration.
 func (s *Searcher) rave(winner game.Player) {
 	t := &s.tree
-	moverAt := func(k int) game.Player {
-		if k+1 < len(s.movers) {
-			return s.movers[k+1]
-		}
-		last := len(s.movers) - 1
-		p := s.root.ToMove()
-		if last > 0 {
-			p = s.movers[last].Other()
-		}
-		if (k-last)&1 == 1 {
-			p = p.Other()
-		}
-		return p
-	}
 	for k := len(s.record) - 1; k >= 0; k-- {
-		mover := moverAt(k)
+		mover := s.moverAt(k)
 		s.marks[s.indexer.MoveIndex(s.record[k])] = uint8(mover) + 1
 		if k >= len(s.path) {
 			continue
@@ -416,6 +432,36 @@ func (s *Searcher) rave(winner game.Player) {
 	}
 	for _, m := range s.record {
 		s.marks[s.indexer.MoveIndex(m)] = 0
+	}
+}
+
+// moverAt is the player who made move k of the iteration's record.
+// Moves after the tree alternate between the players.
+func (s *Searcher) moverAt(k int) game.Player {
+	if k+1 < len(s.movers) {
+		return s.movers[k+1]
+	}
+	last := len(s.movers) - 1
+	p := s.root.ToMove()
+	if last > 0 {
+		p = s.movers[last].Other()
+	}
+	if (k-last)&1 == 1 {
+		p = p.Other()
+	}
+	return p
+}
+
+// learnReplies teaches the last-good-reply memory every answer of the
+// iteration: the winner's are kept, the loser's forgotten.
+func (s *Searcher) learnReplies(winner game.Player) {
+	if winner == game.Nobody {
+		return
+	}
+	for k := 1; k < len(s.record); k++ {
+		mover := s.moverAt(k)
+		prev, reply := s.indexer.MoveIndex(s.record[k-1]), s.indexer.MoveIndex(s.record[k])
+		s.replies.Learn(mover, prev, reply, mover == winner)
 	}
 }
 

@@ -88,3 +88,53 @@ func TestFinalChoiceBreaksTiesByBlendedValue(t *testing.T) {
 		t.Error("the blended value outweighs visits")
 	}
 }
+
+// A filling tree asks more visits of a leaf before expanding it.
+func TestExpandAtRisesAsTheTreeFills(t *testing.T) {
+	s, _ := havannah.New(4, false)
+	sr := New(s, Config{Iterations: 1, Nodes: 1000, Expand: 2})
+	for _, c := range []struct {
+		used int
+		want float32
+	}{{1, 2}, {250, 2}, {251, 4}, {501, 8}, {751, 16}, {1000, 16}} {
+		sr.tree.used = c.used
+		if got := sr.expandAt(); got != c.want {
+			t.Errorf("%d of 1000 nodes used: expand at %v visits, want %v", c.used, got, c.want)
+		}
+	}
+}
+
+// A search of a game with a reply policy fills the memory of last good
+// replies, and keeps it for the next move.
+func TestSearchLearnsReplies(t *testing.T) {
+	s, _ := havannah.New(5, false)
+	sr := New(s, Config{Iterations: 200, Seed: 1})
+	if sr.replies == nil {
+		t.Fatal("havannah offers a reply policy but the searcher keeps no replies")
+	}
+	r, err := sr.Search(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	learnt := func() int {
+		n := 0
+		for p := range 2 {
+			for prev := range s.MoveIndexes() {
+				if sr.replies.Reply(game.Player(p), prev) >= 0 {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	before := learnt()
+	if before == 0 {
+		t.Fatal("200 iterations learnt no reply")
+	}
+	if err := sr.Play(r.Move); err != nil {
+		t.Fatal(err)
+	}
+	if got := learnt(); got != before {
+		t.Fatalf("playing a move changed the replies from %d to %d", before, got)
+	}
+}

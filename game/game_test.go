@@ -86,3 +86,31 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A reply is remembered from a won rollout, forgotten after a lost one,
+// and kept when the loser had answered otherwise.
+func TestRepliesKeepTheLastGoodOne(t *testing.T) {
+	r := game.NewReplies(10)
+	if got := r.Reply(game.White, 3); got != -1 {
+		t.Fatalf("empty memory replies %d, want -1", got)
+	}
+	r.Learn(game.White, 3, 7, true)
+	if got := r.Reply(game.White, 3); got != 7 {
+		t.Fatalf("after a win with 7: reply %d", got)
+	}
+	if got := r.Reply(game.Black, 3); got != -1 {
+		t.Fatalf("Black learnt White's reply: %d", got)
+	}
+	r.Learn(game.White, 3, 5, false)
+	if got := r.Reply(game.White, 3); got != 7 {
+		t.Fatalf("a lost rollout with another reply changed it: %d", got)
+	}
+	r.Learn(game.White, 3, 7, false)
+	if got := r.Reply(game.White, 3); got != -1 {
+		t.Fatalf("a lost rollout with 7 kept it: %d", got)
+	}
+	r.Learn(game.Black, 0, 0, true)
+	if got := r.Reply(game.Black, 0); got != 0 {
+		t.Fatalf("move index 0 as a reply: %d", got)
+	}
+}

@@ -44,6 +44,40 @@ type Rollouter interface {
 	Rollout(rng *rand.Rand, record []Move) ([]Move, Outcome)
 }
 
+// ReplyRollouter is a Rollouter whose policy, where the game's own
+// knowledge insists on no move, answers the opponent's last move with the
+// reply that replies remembers, when that move is legal (last good reply).
+type ReplyRollouter interface {
+	RolloutReplying(rng *rand.Rand, record []Move, replies *Replies) ([]Move, Outcome)
+}
+
+// Replies is the memory of the last-good-reply policy that a search keeps
+// across its rollouts: for each player and each move of the opponent (by
+// MoveIndex), the answer that player gave in the latest rollout it won.
+// A reply played in a lost rollout is forgotten, so that the memory does
+// not keep repeating a reply that stopped working.
+type Replies struct{ next [2][]int32 }
+
+// NewReplies returns an empty memory for a game of moveIndexes move indexes.
+func NewReplies(moveIndexes int) *Replies {
+	return &Replies{next: [2][]int32{make([]int32, moveIndexes), make([]int32, moveIndexes)}}
+}
+
+// Reply returns the move index that p last answered prev with and won, or
+// -1 when there is none.
+func (r *Replies) Reply(p Player, prev int) int { return int(r.next[p][prev]) - 1 }
+
+// Learn records that p answered prev with reply, in a rollout p won or lost.
+func (r *Replies) Learn(p Player, prev, reply int, won bool) {
+	at := &r.next[p][prev]
+	switch {
+	case won:
+		*at = int32(reply) + 1
+	case *at == int32(reply)+1:
+		*at = 0
+	}
+}
+
 // MoveIndexer numbers the moves of a game with small integers below
 // MoveIndexes, the same number for the same move in every position, so a
 // search can keep statistics per move.

@@ -58,3 +58,46 @@ func benchmarkPlayout(b *testing.B, size int) {
 
 func BenchmarkPlayout8(b *testing.B)  { benchmarkPlayout(b, 8) }
 func BenchmarkPlayout10(b *testing.B) { benchmarkPlayout(b, 10) }
+
+// With nothing urgent, a rollout answers the opponent's last stone with
+// the remembered reply when its cell is empty, and plays elsewhere when
+// it is taken.
+func TestRolloutPlaysTheLastGoodReply(t *testing.T) {
+	start, _ := New(8, false)
+	for _, m := range []string{"e5", "h8"} {
+		mv, err := start.ParseMove(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := start.Play(mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cell := func(name string) int {
+		mv, err := start.ParseMove(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return start.MoveIndex(mv)
+	}
+	firstReply := func(replies *game.Replies, seed uint64) string {
+		s := *start
+		record, _ := s.RolloutReplying(rand.New(rand.NewPCG(seed, 1)), nil, replies)
+		return start.FormatMove(record[0])
+	}
+	replies := game.NewReplies(start.MoveIndexes())
+	replies.Learn(game.White, cell("h8"), cell("c3"), true)
+	for seed := range uint64(20) {
+		if got := firstReply(replies, seed); got != "c3" {
+			t.Fatalf("seed %d: White answered h8 with %s, want the reply c3", seed, got)
+		}
+	}
+	replies.Learn(game.White, cell("h8"), cell("e5"), true)
+	seen := map[string]bool{}
+	for seed := range uint64(20) {
+		seen[firstReply(replies, seed)] = true
+	}
+	if seen["e5"] || len(seen) < 2 {
+		t.Fatalf("with the reply's cell taken the first moves were %v, want random empty cells", seen)
+	}
+}

@@ -12,12 +12,13 @@ import (
 // opponent's threats, and a prior opinion of each move.
 
 var (
-	_ game.Copier       = (*State)(nil)
-	_ game.Rollouter    = (*State)(nil)
-	_ game.MoveIndexer  = (*State)(nil)
-	_ game.WinChecker   = (*State)(nil)
-	_ game.ThreatFinder = (*State)(nil)
-	_ game.Prior        = (*State)(nil)
+	_ game.Copier         = (*State)(nil)
+	_ game.Rollouter      = (*State)(nil)
+	_ game.ReplyRollouter = (*State)(nil)
+	_ game.MoveIndexer    = (*State)(nil)
+	_ game.WinChecker     = (*State)(nil)
+	_ game.ThreatFinder   = (*State)(nil)
+	_ game.Prior          = (*State)(nil)
 )
 
 // CopyFrom makes s a copy of src, which must be a Havannah state.
@@ -103,6 +104,12 @@ func (s *State) isEmpty(c int) bool {
 // opponent's last stone cut into; otherwise a random empty cell. It never
 // swaps, and it records each stone in record.
 func (s *State) Rollout(rng *rand.Rand, record []game.Move) ([]game.Move, game.Outcome) {
+	return s.RolloutReplying(rng, record, nil)
+}
+
+// RolloutReplying is Rollout that, before a random cell, tries the last
+// good reply to the opponent's last stone when replies is not nil.
+func (s *State) RolloutReplying(rng *rand.Rand, record []game.Move, replies *game.Replies) ([]game.Move, game.Outcome) {
 	var empties, pos [gridSize]int16
 	n := 0
 	for _, c := range s.geo.cells {
@@ -119,6 +126,11 @@ func (s *State) Rollout(rng *rand.Rand, record []game.Move) ([]game.Move, game.O
 	}
 	for n > 0 && s.won == 0 {
 		c := s.urgent(mine, theirs)
+		if c < 0 && replies != nil && theirs >= 0 {
+			if r := replies.Reply(s.ToMove(), theirs); r >= 0 && r < gridSize && s.isEmpty(r) {
+				c = r
+			}
+		}
 		if c < 0 {
 			c = int(empties[r.below(n)&gridMask])
 		}
