@@ -127,6 +127,19 @@ func New(start game.State, cfg Config) *Searcher {
 	return s
 }
 
+// Bytes is the memory the searcher's tree or table holds.
+func (s *Searcher) Bytes() int {
+	n := (len(s.tree.chunks) + len(s.tree.spare)) * chunkSize * NodeBytes
+	if s.ab != nil {
+		n += len(s.ab.table) * ABEntryBytes
+	}
+	return n
+}
+
+// Compact lets go of the memory the tree no longer uses, for a searcher
+// kept between moves: the chunks that the last move cut away.
+func (s *Searcher) Compact() { s.tree.spare = nil }
+
 // State returns a copy of the position the searcher has reached.
 func (s *Searcher) State() game.State { return s.root.Clone() }
 

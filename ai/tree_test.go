@@ -138,3 +138,28 @@ func TestSearchLearnsReplies(t *testing.T) {
 		t.Fatalf("playing a move changed the replies from %d to %d", before, got)
 	}
 }
+
+// Compact gives back the chunks a move cut off the tree, and the searcher
+// goes on from the part it kept.
+func TestCompactKeepsTheTree(t *testing.T) {
+	s, _ := havannah.New(4, false)
+	sr := New(s, Config{Iterations: 6000, Seed: 2})
+	r, err := sr.Search(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sr.Play(r.Move); err != nil {
+		t.Fatal(err)
+	}
+	before, kept := sr.Bytes(), sr.tree.used
+	sr.Compact()
+	if after := sr.Bytes(); after >= before {
+		t.Fatalf("compact kept %d of %d bytes", after, before)
+	}
+	if sr.tree.used != kept || kept < 2 {
+		t.Fatalf("compact changed the tree from %d to %d nodes", kept, sr.tree.used)
+	}
+	if _, err := sr.Search(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}

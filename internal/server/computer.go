@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"hash/fnv"
+	"slices"
 
 	"bretter/ai"
 	"bretter/game"
@@ -58,6 +59,8 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		cfg   ai.Config
 		ply   int
 		seat  string
+		level int
+		moves []string
 	)
 	err = h.with(ctx, id, func(g *liveGame) error {
 		if !g.computerTurn() {
@@ -68,7 +71,8 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 			return err
 		}
 		cfg.Seed = seedOf(id)
-		start, ply, seat = g.state.Clone(), len(g.moves), g.rec.Computer
+		start, ply, seat, level = g.state.Clone(), len(g.moves), g.rec.Computer, g.rec.Level
+		moves = slices.Clone(g.moves)
 		return nil
 	})
 	if err != nil {
@@ -78,7 +82,8 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		return
 	}
 	h.searches.Add(1)
-	r, err := ai.New(start, cfg).Search(ctx)
+	search := h.searchers.searcherFor(id, level, moves, start, cfg)
+	r, err := search.Search(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
 			h.log.Error("computer: search", "game", id, "err", err)
@@ -86,13 +91,22 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		return
 	}
 	text := start.FormatMove(r.Move)
+	var played []string
 	err = h.with(ctx, id, func(g *liveGame) error {
 		if !g.computerTurn() || len(g.moves) != ply || g.rec.Computer != seat {
 			return nil // the game moved on meanwhile: resigned, say
 		}
-		_, err := h.playAs(ctx, g, seat, ply, text)
-		return err
+		if _, err := h.playAs(ctx, g, seat, ply, text); err != nil {
+			return err
+		}
+		// Only the computer's move: the searcher follows the moves
+		// the rules forced after it when it is next taken.
+		played = slices.Clone(g.moves[:ply+1])
+		return nil
 	})
+	if played != nil && search.Play(r.Move) == nil {
+		h.searchers.put(id, level, played, search)
+	}
 	if err != nil && ctx.Err() == nil {
 		h.log.Error("computer: playing its move", "game", id, "move", text, "err", err)
 		return

@@ -53,10 +53,11 @@ type hub struct {
 	// memoryShort reports that memory is near its limit; tests replace it.
 	memoryShort func() bool
 
-	thinkers *thinkers // the computer's searches
-	searches atomic.Int64
-	notify   func(notice)
-	metrics  *siteMetrics
+	thinkers  *thinkers  // the computer's searches
+	searchers *searchers // the computer's trees, kept between its moves
+	searches  atomic.Int64
+	notify    func(notice)
+	metrics   *siteMetrics
 
 	// bus connects this instance, known there as instance, to the
 	// others; nil when it is alone. lag, if set, is told how long each event took

@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"bretter/ai"
 	"bretter/game"
 	"bretter/internal/web"
 )
@@ -178,6 +179,7 @@ func New(cfg Config) *Server {
 	s.hub.lag = s.ObserveBusLag
 	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
+	s.hub.searchers = newSearchers(ai.DefaultNodes * ai.NodeBytes)
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove, cfg.Log)
 	s.routes()
 	return s
