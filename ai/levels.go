@@ -22,18 +22,20 @@ const (
 // Havannah's Monte-Carlo search gains less from each doubling the more
 // it already has: level 8's five seconds (about 120,000 iterations on
 // side 8 early in a game on one core of a server, more later) scored
-// only 57% against level 7 at 40,000, so every level from 3 up was moved
-// down to leave level 8 eight times level 7. That leaves level 4, the
-// default, a hundredth of a second, and levels 1 and 2 fewer iterations
-// than there are moves: they play the moves the engine's prior likes,
-// with a few playouts' say, which looks plausible and loses.
+// only 57% against a level 7 of 40,000, so the levels were moved down to
+// leave level 8 eight times level 7. Between 300 and 3,000 iterations
+// three times the budget scored only 62%, so the middle steps are four
+// times. That leaves level 4, the default, a few milliseconds, and
+// levels 1 to 3 fewer iterations than there are moves: they play the
+// moves the engine's prior likes, with a few playouts' say, which looks
+// plausible and loses.
 // Fanorona starts lower than the others: three times the iterations
 // already scores 80% or more there, level 1 at 30 iterations still beats
 // the player who always takes the most pieces more often than not, and
 // level 7 stays far enough below level 8's time not to win a game from it.
 var budgets = map[string][7]int{
-	"havannah": {10, 40, 150, 500, 1500, 5000, 15000},
-	"dvonn":    {100, 150, 500, 10000, 30000, 300000, 1000000},
+	"havannah": {3, 20, 80, 350, 1500, 5000, 15000},
+	"dvonn":    {100, 150, 1000, 10000, 30000, 300000, 1000000},
 	"fanorona": {30, 100, 300, 1000, 3000, 10000, 30000},
 }
 
