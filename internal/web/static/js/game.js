@@ -5,11 +5,7 @@ import { t, time } from './i18n.js';
 import { load } from './boards.js';
 import { button, fitMoves } from './controls.js';
 import { createReplay } from './replay.js';
-import { createClocks } from './clocks.js';
-import { createChat } from './chat.js';
-import { wireNotices } from './notices.js';
 import { wire } from './settings.js';
-import * as sound from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,8 +27,9 @@ const page = {
   settings: null,
   preview: null, // a move chosen and waiting for confirmation
   past: { version: -1, positions: [] }, // every position, fetched for replaying
-  clocks: null,
-  chat: null,
+  clocksLoading: null,
+  clocks: null, // the clocks, once their script is loaded: only a game with clocks loads it
+  chat: null, // a promise of the chat, for a player's page
 };
 
 export async function start() {
@@ -47,16 +44,17 @@ export async function start() {
     $('settings').scrollIntoView({ block: 'nearest' });
     $('settings').querySelector('input')?.focus({ preventScroll: true });
   });
-  page.clocks = createClocks({
-    t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
-    announce: (text) => { $('announce').textContent = text; },
-    slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
-  });
-  if (page.boot.seat) wireNotices({ t, gameId: page.boot.id });
-  page.chat = createChat({
-    t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
-    who: (seat) => page.state?.players[seat]?.name || colourName(seat),
-  });
+  if (page.boot.clock) loadClocks();
+  if (page.settings.sound) import('./sound.js'); // at hand for the first move
+  // Chat and push notices are only for the players, and not needed for
+  // the board to show: their scripts come after it.
+  if (page.boot.seat) {
+    import('./notices.js').then((m) => m.wireNotices({ t, gameId: page.boot.id }));
+    page.chat = import('./chat.js').then((m) => m.createChat({
+      t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
+      who: (seat) => page.state?.players[seat]?.name || colourName(seat),
+    }));
+  }
   $('pending-yes').addEventListener('click', () => {
     const move = page.preview;
     page.preview = null;
@@ -222,11 +220,11 @@ function receive(msg) {
     case 'state':
       page.version = msg.version;
       show(msg.state);
-      page.chat.reset(msg.state);
+      page.chat?.then((chat) => chat.reset(msg.state));
       settle(msg.state);
       break;
     case 'chat':
-      page.chat.add(msg.line);
+      page.chat?.then((chat) => chat.add(msg.line));
       break;
     case 'event':
       if (msg.version <= page.version) break;
@@ -343,9 +341,32 @@ function show(s) {
   const ended = page.state && page.state.status !== 'over' && s.status === 'over';
   page.state = s;
   page.preview = null;
-  page.clocks.update(s.clock);
+  if (s.clock && !page.clocks) loadClocks();
+  page.clocks?.update(s.clock);
   render();
-  if (ended && page.settings.sound) sound.end();
+  if (ended && page.settings.sound) beep('end');
+}
+
+// loadClocks brings the clocks' script, which the page preloads for a
+// game with clocks, and shows the clocks of the state once it is there.
+function loadClocks() {
+  if (page.clocksLoading) return;
+  page.clocksLoading = import('./clocks.js').then((m) => {
+    page.clocks = m.createClocks({
+      t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
+      announce: (text) => { $('announce').textContent = text; },
+      slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
+    });
+    if (page.state) {
+      page.clocks.update(page.state.clock);
+      render();
+    }
+  });
+}
+
+// beep plays a sound of sound.js, which loads when sound is first wanted.
+function beep(name) {
+  import('./sound.js').then((sound) => sound[name]());
 }
 
 // announce says what was just played, for screen readers and for the
@@ -357,7 +378,7 @@ function announce(event) {
   if (event.kind !== 'move') return;
   if (event.seat !== page.boot.seat) {
     notice('');
-    if (page.settings.sound && page.state.status !== 'over') sound.move();
+    if (page.settings.sound && page.state.status !== 'over') beep('move');
   }
   const text = page.mod.eventText ? page.mod.eventText(event, page.state, t)
     : t('announce.move', { colour: colourName(event.seat), move: event.move });
@@ -570,7 +591,7 @@ function renderBars() {
     if (s.clock) {
       const span = document.createElement('span');
       span.className = `bar-clock ${seat}`;
-      span.textContent = page.clocks.text(seat);
+      span.textContent = page.clocks ? page.clocks.text(seat) : '';
       parts.push(span);
     }
     bar.replaceChildren(...parts);
