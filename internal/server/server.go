@@ -207,6 +207,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/moves", s.apiMove)
 	m.HandleFunc("POST /api/games/{id}/resign", s.apiResign)
 	m.HandleFunc("POST /api/games/{id}/rematch", s.apiRematch)
+	m.HandleFunc("DELETE /api/games/{id}/rematch", s.apiWithdrawRematch)
 	m.HandleFunc("POST /api/games/{id}/offer", s.apiOffer)
 	m.HandleFunc("POST /api/games/{id}/answer", s.apiAnswer)
 	m.HandleFunc("POST /api/games/{id}/name", s.apiName)

@@ -372,8 +372,9 @@ function beep(name) {
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
-  if (event.kind === 'decline' && event.move === 'rematch' && event.seat !== page.boot.seat && page.boot.seat) {
-    notice(t('offer.rematch_declined'));
+  if (event.move === 'rematch' && event.seat !== page.boot.seat && page.boot.seat) {
+    if (event.kind === 'decline') notice(t('offer.rematch_declined'));
+    if (event.kind === 'withdraw') notice(t('offer.rematch_withdrawn'));
   }
   if (event.kind !== 'move') return;
   if (event.seat !== page.boot.seat) {
@@ -712,6 +713,8 @@ function renderNext(box) {
       p.append(' ', button(t('actions.accept'), 'accept primary', accept), ' ', button(t('actions.decline'), 'decline', decline));
     } else {
       p.textContent = t('offer.rematch_sent', { terms: text });
+      const withdraw = () => send({ type: 'withdraw', id: page.nextMessage++, kind: 'rematch' });
+      p.append(' ', button(t('actions.withdraw'), 'withdraw', withdraw));
     }
     box.append(p);
   } else {
