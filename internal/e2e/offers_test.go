@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
@@ -43,4 +44,44 @@ func TestNamesChatAndADraw(t *testing.T) {
 	waitStatus(t, bob, "A draw by agreement.")
 	waitStatus(t, carol, "A draw by agreement.")
 	must(t, bt.WaitText(alice, "#moves", "Draw agreed"))
+}
+
+// An offer of a new game can be withdrawn by the one who made it: the
+// friend is told, nobody is moved, and either may offer again.
+func TestWithdrawARematchOffer(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	id := startPair(t, srv, alice, bob, "4")
+	must(t, bt.Click(alice, "#actions button.resign"))
+	must(t, bt.Click(alice, `#confirm button[value=yes]`))
+	waitStatus(t, bob, "You won")
+
+	must(t, bt.Click(bob, "#actions button.rematch"))
+	must(t, bt.WaitText(alice, "#actions", "Your friend offers a new game"))
+	must(t, bt.WaitText(bob, "#actions", "You offered a new game"))
+	waitFor(t, alice, `document.querySelector("#actions button.withdraw") === null`, true, "no withdrawal of the friend's offer")
+	must(t, bt.Click(bob, "#actions button.withdraw"))
+	must(t, bt.WaitText(alice, "#notice", "Your friend withdrew the offer of a new game."))
+	for _, ctx := range []context.Context{alice, bob} {
+		waitFor(t, ctx, `document.querySelector("#actions .rematch-offer-text") === null && document.querySelector("#actions button.rematch") !== null`, true, "the offer gone and a new one possible")
+		if path, err := bt.Eval[string](ctx, `location.pathname`); err != nil || path != "/g/"+id {
+			t.Fatalf("a withdrawal moved a page to %s (%v)", path, err)
+		}
+	}
+	s := readState[struct {
+		Offer  *struct{ By string }
+		Next   string
+		Events []struct{ Kind, Seat, Move string }
+	}](t, srv, id, "")
+	last := s.Events[len(s.Events)-1]
+	if s.Offer != nil || s.Next != "" || last.Kind != "withdraw" || last.Seat != "black" || last.Move != "rematch" {
+		t.Fatalf("after the withdrawal the API says offer %+v, next %q, last event %+v", s.Offer, s.Next, last)
+	}
+
+	must(t, bt.Click(alice, "#actions button.rematch"))
+	must(t, bt.WaitText(bob, "#actions", "Your friend offers a new game"))
+	must(t, bt.Click(bob, "#actions button.accept"))
+	for _, ctx := range []context.Context{alice, bob} {
+		must(t, bt.WaitText(ctx, "#moves", "No moves yet"))
+	}
 }

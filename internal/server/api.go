@@ -109,6 +109,17 @@ func (s *Server) apiRematch(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// apiWithdrawRematch withdraws the asker's offer of a new game.
+func (s *Server) apiWithdrawRematch(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	version, err := s.hub.withdrawRematch(r.Context(), id, s.secret(r, id))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"version": version})
+}
+
 // secret is the seat secret a request carries: the Authorization header
 // (for programs), else the seat this browser holds (see browser.go). A POST is
 // authorised by cookie only with a JSON body, which another site cannot send

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/andybalholm/brotli"
 )
 
 // fetch gets path with the Accept-Encoding given (none when empty), and
@@ -42,8 +44,17 @@ func gunzip(t *testing.T, b []byte) string {
 	return string(out)
 }
 
-// Pages and their text assets go out gzipped to clients that take it, and
-// plain to the others.
+func unbrotli(t *testing.T, b []byte) string {
+	t.Helper()
+	out, err := io.ReadAll(brotli.NewReader(strings.NewReader(string(b))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// Pages and their text assets go out in brotli to clients that take it,
+// gzipped to those that take only gzip, and plain to the others.
 func TestCompressedPagesAndAssets(t *testing.T) {
 	ts := newTestServer(t)
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":8},"start":"me"}`)
@@ -51,23 +62,44 @@ func TestCompressedPagesAndAssets(t *testing.T) {
 	if plainRes.Header.Get("Content-Encoding") != "" || !strings.Contains(string(plain), `<svg class="board-svg havannah"`) {
 		t.Fatalf("plain page: encoding %q", plainRes.Header.Get("Content-Encoding"))
 	}
-	res, zipped := fetch(t, ts.URL+"/g/"+g.id, "gzip, deflate, br")
+	res, zipped := fetch(t, ts.URL+"/g/"+g.id, "gzip, deflate")
 	if res.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(res.Header.Get("Vary"), "Accept-Encoding") {
 		t.Fatalf("page for a gzip client: encoding %q, vary %q", res.Header.Get("Content-Encoding"), res.Header.Get("Vary"))
 	}
 	if page := gunzip(t, zipped); page != string(plain) || len(zipped)*3 > len(plain) {
 		t.Fatalf("gzipped page of %d bytes for %d plain", len(zipped), len(plain))
 	}
-	if res, _ := fetch(t, ts.URL+"/g/"+g.id, "gzip;q=0"); res.Header.Get("Content-Encoding") != "" {
-		t.Fatal("gzip sent to a client that refuses it")
+	res, squeezed := fetch(t, ts.URL+"/g/"+g.id, "gzip, deflate, br, zstd")
+	if res.Header.Get("Content-Encoding") != "br" || unbrotli(t, squeezed) != string(plain) || len(squeezed) >= len(zipped) {
+		t.Fatalf("page for a brotli client: encoding %q, %d bytes for %d gzipped", res.Header.Get("Content-Encoding"), len(squeezed), len(zipped))
+	}
+	for _, refused := range []string{"gzip;q=0", "br;q=0, gzip;q=0", "identity"} {
+		if res, _ := fetch(t, ts.URL+"/g/"+g.id, refused); res.Header.Get("Content-Encoding") != "" {
+			t.Fatalf("%s sent to a client that asks for %q", res.Header.Get("Content-Encoding"), refused)
+		}
+	}
+	if res, _ := fetch(t, ts.URL+"/g/"+g.id, "br;q=0, gzip"); res.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("%q sent to a client that refuses brotli", res.Header.Get("Content-Encoding"))
 	}
 
 	_, home := fetch(t, ts.URL+"/", "")
-	css := regexp.MustCompile(`/static/[0-9a-f]+/css/site\.css`).FindString(string(home))
-	_, rawCSS := fetch(t, ts.URL+css, "")
-	res, zippedCSS := fetch(t, ts.URL+css, "gzip")
-	if res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Content-Type") != "text/css; charset=utf-8" || gunzip(t, zippedCSS) != string(rawCSS) {
-		t.Fatalf("style sheet: %q %q, %d bytes for %d", res.Header.Get("Content-Encoding"), res.Header.Get("Content-Type"), len(zippedCSS), len(rawCSS))
+	for _, asset := range []struct{ re, typ string }{
+		{`/static/[0-9a-f]+/css/site\.css`, "text/css; charset=utf-8"},
+		{`/static/[0-9a-f]+/js/page\.js`, "text/javascript; charset=utf-8"},
+	} {
+		url := ts.URL + regexp.MustCompile(asset.re).FindString(string(home))
+		rawRes, raw := fetch(t, url, "")
+		if rawRes.Header.Get("Content-Type") != asset.typ {
+			t.Fatalf("%s: plain as %q", url, rawRes.Header.Get("Content-Type"))
+		}
+		res, zipped := fetch(t, url, "gzip")
+		if res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Content-Type") != asset.typ || gunzip(t, zipped) != string(raw) {
+			t.Fatalf("%s: %q %q, %d bytes for %d", url, res.Header.Get("Content-Encoding"), res.Header.Get("Content-Type"), len(zipped), len(raw))
+		}
+		res, squeezed := fetch(t, url, "gzip, br")
+		if res.Header.Get("Content-Encoding") != "br" || res.Header.Get("Content-Type") != asset.typ || unbrotli(t, squeezed) != string(raw) || len(squeezed) >= len(zipped) {
+			t.Fatalf("%s: %q %q, %d bytes for %d gzipped", url, res.Header.Get("Content-Encoding"), res.Header.Get("Content-Type"), len(squeezed), len(zipped))
+		}
 	}
 }
 
@@ -93,5 +125,39 @@ func TestInlineStylesAllowedByHash(t *testing.T) {
 	res, _ := get(t, ts.browser(t), ts.URL+"/")
 	if csp := res.Header.Get("Content-Security-Policy"); strings.Contains(csp, "sha256") {
 		t.Fatalf("the home page allows inline styles: %q", csp)
+	}
+}
+
+// A script or style sheet carries the headers a browser heeds for it, and
+// not the policies only a document heeds; everything else carries all.
+func TestHeadersOfSubresources(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"fanorona"}`)
+	_, page := fetch(t, ts.URL+"/g/"+g.id, "")
+	script := regexp.MustCompile(`/static/[0-9a-f]+/js/game\.js`).FindString(string(page))
+	icon := regexp.MustCompile(`/static/[0-9a-f]+/favicon\.svg`).FindString(string(page))
+	if script == "" || icon == "" {
+		t.Fatal("the page names no script or icon")
+	}
+	docOnly := []string{"Content-Security-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Permissions-Policy"}
+	all := append([]string{"X-Content-Type-Options", "Referrer-Policy"}, docOnly...)
+	for _, path := range []string{"/g/" + g.id, icon, "/api/games/" + g.id} {
+		res, _ := fetch(t, ts.URL+path, "br")
+		for _, h := range all {
+			if res.Header.Get(h) == "" {
+				t.Errorf("%s: no %s", path, h)
+			}
+		}
+	}
+	for _, enc := range []string{"", "br"} {
+		res, _ := fetch(t, ts.URL+script, enc)
+		if res.StatusCode != http.StatusOK || res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Referrer-Policy") != "no-referrer" {
+			t.Errorf("the script (%q): %d, nosniff %q, referrer %q", enc, res.StatusCode, res.Header.Get("X-Content-Type-Options"), res.Header.Get("Referrer-Policy"))
+		}
+		for _, h := range docOnly {
+			if v := res.Header.Get(h); v != "" {
+				t.Errorf("the script (%q) carries %s: %s", enc, h, v)
+			}
+		}
 	}
 }

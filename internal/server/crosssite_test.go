@@ -18,6 +18,7 @@ func stateChanges(g testGame) []struct{ method, path, body string } {
 		{"POST", api + "/moves", `{"ply":0,"move":"e5"}`},
 		{"POST", api + "/resign", `{}`},
 		{"POST", api + "/rematch", `{}`},
+		{"DELETE", api + "/rematch", ""},
 		{"POST", api + "/offer", `{"kind":"draw"}`},
 		{"POST", api + "/answer", `{"kind":"draw","accept":true}`},
 		{"POST", api + "/name", `{"name":"Mallory"}`},

@@ -70,7 +70,7 @@ func (g *liveGame) apply(e store.Event, after game.State) error {
 			return refuse(http.StatusInternalServerError, "internal", "an offer of a new game on %q: %v", e.Move, err)
 		}
 		g.offer = &Offer{Kind: "rematch", By: e.Seat, Terms: &t}
-	case "decline", "draw":
+	case "decline", "draw", "withdraw":
 		g.offer = nil
 	case "name":
 		g.names[seatIndex(e.Seat)] = e.Move

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"compress/gzip"
 	"html/template"
 	"net/http"
 	"strings"
@@ -53,9 +52,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	// compressed.
 	w.Header().Add("Vary", "Accept-Encoding")
 	body := b.Bytes()
-	if web.AcceptsGzip(r) {
-		w.Header().Set("Content-Encoding", "gzip")
-		body = web.Gzip(body, gzip.DefaultCompression)
+	if coding := web.Encoding(r); coding != "" {
+		w.Header().Set("Content-Encoding", coding)
+		body = web.Compress(body, coding, web.PerRequest)
 	}
 	w.WriteHeader(status)
 	w.Write(body)
@@ -108,6 +107,9 @@ type gamePageData struct {
 	WatchURL  string `json:"-"`
 	Invite    string `json:"invite,omitempty"` // token to join with, on the invitation page
 	Used      bool   `json:"used,omitempty"`   // the invitation was used already
+	// Clock says the game has clocks: only then does the page load the
+	// clocks' script.
+	Clock bool `json:"clock,omitempty"`
 	// Choices are the game's options with this game's values as their
 	// defaults, for the terms of a new game.
 	Choices []game.Option `json:"-"`
@@ -127,7 +129,8 @@ type gamePageData struct {
 // pageData finds the viewer's seat from the cookie and the links to show.
 func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 	return within(r.Context(), s.hub, id, func(g *liveGame) (gamePageData, error) {
-		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id), pos: g.pagePosition()}
+		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id), pos: g.pagePosition(),
+			Clock: !g.rec.Clock.None()}
 		secret := s.secret(r, id)
 		d.Seat = g.seatOf(secret)
 		if d.Seat == "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"image"
+	"image/color"
 	"image/png"
 	"net/http"
 	"regexp"
@@ -151,4 +152,63 @@ func TestBoardInThePage(t *testing.T) {
 			t.Errorf("%s image: %d %v", tt.game, res.StatusCode, err)
 		}
 	}
+}
+
+// Every board's preview has the board in the middle of the picture and
+// its coordinates beside it, as the page's board does.
+func TestPreviewCentredWithCoordinates(t *testing.T) {
+	ts := newTestServer(t)
+	bot := ts.browser(t)
+	cell := color.RGBA{0xe9, 0xdf, 0xc8, 0xff}  // the board's own colour
+	muted := color.RGBA{0x5b, 0x62, 0x5e, 0xff} // the coordinates'
+	for _, name := range []string{"havannah", "dvonn", "fanorona"} {
+		g := ts.newGame(t, `{"game":"`+name+`"}`)
+		res, body := get(t, bot, ts.URL+"/g/"+g.id+"/preview.png")
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: preview %d", name, res.StatusCode)
+		}
+		pic, err := png.Decode(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		board := boxOf(pic, cell)
+		if board.Empty() {
+			t.Fatalf("%s: no board in the preview", name)
+		}
+		b := pic.Bounds()
+		left, right := board.Min.X-b.Min.X, b.Max.X-board.Max.X
+		top, bottom := board.Min.Y-b.Min.Y, b.Max.Y-board.Max.Y
+		if d := left - right; d < -2 || d > 2 {
+			t.Errorf("%s: the board %v is off centre across, %d px left and %d right", name, board, left, right)
+		}
+		if d := top - bottom; d < -2 || d > 2 {
+			t.Errorf("%s: the board %v is off centre up and down, %d px above and %d below", name, board, top, bottom)
+		}
+		// The coordinates are painted, in their own colour, around it.
+		coords := 0
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if color.RGBAModel.Convert(pic.At(x, y)) == muted {
+					coords++
+				}
+			}
+		}
+		if coords < 500 {
+			t.Errorf("%s: no coordinates in the preview (%d pixels of their colour)", name, coords)
+		}
+	}
+}
+
+// boxOf is the smallest rectangle that holds every pixel of img in col.
+func boxOf(img image.Image, col color.RGBA) image.Rectangle {
+	var box image.Rectangle
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if color.RGBAModel.Convert(img.At(x, y)) == col {
+				box = box.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	return box
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/ecdh"
@@ -279,5 +280,39 @@ func TestPushRefusesOtherAddresses(t *testing.T) {
 	}
 	if subs, _ := ts.store.Subscriptions(t.Context(), g.id, "white"); len(subs) != 1 {
 		t.Errorf("after switching one off: %+v", subs)
+	}
+}
+
+// The other player is told of an offer of a new game, in the language of
+// the page that subscribed; a withdrawal tells nobody.
+func TestPushNoticeOfRematchOffer(t *testing.T) {
+	ts := newTestServer(t)
+	go ts.srv.push.run(t.Context())
+	var key struct{ Key string }
+	ts.call(t, "GET", "/api/push/key", "", nil, &key)
+	ps := newPushService(t, key.Key)
+	ts.srv.push.allowed = []string{ps.URL + "/"}
+	g := finished(t, ts)
+
+	body, _ := json.Marshal(map[string]any{"subscription": ps.subscription("/send/black")})
+	req, _ := http.NewRequest("POST", ts.URL+"/api/games/"+g.id+"/push", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+g.black)
+	req.Header.Set("Accept-Language", "de")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("subscribe: %v %v", res, err)
+	}
+	res.Body.Close()
+
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, nil)
+	if m := ps.next(t); m["body"] != "Havannah: Dein Gegenüber bietet ein neues Spiel an." || m["url"] != "/g/"+g.id {
+		t.Fatalf("the notice of the offer: %+v", m)
+	}
+	ts.call(t, "DELETE", "/api/games/"+g.id+"/rematch", g.white, nil, nil)
+	// New terms are a new offer, and told again. Notices go out in order:
+	// had the withdrawal been told, its notice would come first.
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, `{"options":{"size":6}}`, nil)
+	if m := ps.next(t); m["body"] != "Havannah: Dein Gegenüber bietet ein neues Spiel an." {
+		t.Fatalf("the notice after the withdrawal: %+v", m)
 	}
 }

@@ -18,10 +18,11 @@ import (
 // "New game, same friend" is an offer: one player proposes the terms of
 // the next game, the other accepts them by asking for a new game too (or
 // answering yes), or declines. Nobody is seated in a game they did not
-// agree to. The offer is an event of the finished game ("rematch", Move:
-// the terms as JSON; "decline", Move: "rematch"), so it survives a restart
-// like everything else; the game's lock orders offers and answers. Against
-// the computer the new game starts at once.
+// agree to. The one who offered may withdraw the offer while it waits.
+// The offer is an event of the finished game ("rematch", Move: the terms
+// as JSON; "decline" and "withdraw", Move: "rematch"), so it survives a
+// restart like everything else; the game's lock orders offers, answers
+// and withdrawals. Against the computer the new game starts at once.
 
 // Terms are what the next game is played with.
 type Terms struct {
@@ -188,7 +189,39 @@ func (h *hub) follow(ctx context.Context, g *liveGame, secret string, ask *remat
 		return rematched{}, err
 	}
 	v, err := h.commitAfterEnd(ctx, g, store.Event{Kind: "rematch", Seat: seat, Move: string(text)})
-	return rematched{version: v, offer: g.offer}, err
+	if err != nil {
+		return rematched{}, err
+	}
+	h.notify(notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(seat), kind: "rematch"})
+	return rematched{version: v, offer: g.offer}, nil
+}
+
+var (
+	errNoRematchOffer = refuse(http.StatusConflict, "no_offer", "there is no offer of a new game to withdraw")
+	errNotYourOffer   = refuse(http.StatusForbidden, "not_your_offer", "only the player who offered the new game can withdraw the offer")
+	errNextStarted    = refuse(http.StatusConflict, "too_late", "the new game has already started")
+)
+
+// withdrawRematch takes back the offer of a new game that the holder of
+// secret made, and returns the game's new version.
+func (h *hub) withdrawRematch(ctx context.Context, id, secret string) (int, error) {
+	return within(ctx, h, id, func(g *liveGame) (int, error) {
+		seat, err := g.seat(secret)
+		if err != nil {
+			return 0, err
+		}
+		if g.rec.Next != "" {
+			return 0, errNextStarted
+		}
+		o := g.rematchOffer()
+		switch {
+		case o == nil:
+			return 0, errNoRematchOffer
+		case o.By != seat:
+			return 0, errNotYourOffer
+		}
+		return h.commitAfterEnd(ctx, g, store.Event{Kind: "withdraw", Seat: seat, Move: "rematch"})
+	})
 }
 
 // answerRematch accepts or declines the other player's offer of a new

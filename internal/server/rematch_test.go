@@ -125,3 +125,69 @@ func TestRematchRefusals(t *testing.T) {
 		t.Fatalf("without a secret: %d %+v", code, e)
 	}
 }
+
+// The one who offered a new game may withdraw the offer; nobody else can,
+// and withdrawing what is not there is refused and changes nothing.
+func TestRematchWithdraw(t *testing.T) {
+	ts := newTestServer(t)
+	g := finished(t, ts)
+	path := "/api/games/" + g.id + "/rematch"
+	var e errorBody
+	if code := ts.call(t, "DELETE", path, g.white, nil, &e); code != http.StatusConflict || e.Code != "no_offer" {
+		t.Fatalf("withdrawing when nothing is offered: %d %+v", code, e)
+	}
+	var offered offerAnswer
+	if code := ts.call(t, "POST", path, g.white, `{"start":"me"}`, &offered); code != http.StatusAccepted {
+		t.Fatalf("offer: %d", code)
+	}
+	for _, tt := range []struct {
+		name, secret string
+		status       int
+		code         string
+	}{
+		{"the other player", g.black, http.StatusForbidden, "not_your_offer"},
+		{"a watcher", "", http.StatusForbidden, "forbidden"},
+		{"a wrong secret", "not-a-secret-of-this-game", http.StatusForbidden, "forbidden"},
+	} {
+		var e errorBody
+		if code := ts.call(t, "DELETE", path, tt.secret, nil, &e); code != tt.status || e.Code != tt.code {
+			t.Errorf("withdrawal by %s: %d %+v", tt.name, code, e)
+		}
+	}
+	if s := ts.state(t, g.id, ""); s.Offer == nil || s.Offer.By != "white" || s.Version != offered.Version {
+		t.Fatalf("refused withdrawals changed the offer: %+v, version %d, was %d", s.Offer, s.Version, offered.Version)
+	}
+
+	var withdrawn struct{ Version int }
+	if code := ts.call(t, "DELETE", path, g.white, nil, &withdrawn); code != http.StatusOK || withdrawn.Version != offered.Version+1 {
+		t.Fatalf("withdraw: %d version %d", code, withdrawn.Version)
+	}
+	s := ts.state(t, g.id, "")
+	last := s.Events[len(s.Events)-1]
+	if s.Offer != nil || last.Kind != "withdraw" || last.Seat != "white" || last.Move != "rematch" || s.Status != "over" {
+		t.Fatalf("after withdrawing: offer %+v, last event %+v, status %s", s.Offer, last, s.Status)
+	}
+	if code := ts.call(t, "DELETE", path, g.white, nil, &e); code != http.StatusConflict || e.Code != "no_offer" {
+		t.Fatalf("withdrawing twice: %d %+v", code, e)
+	}
+	// What was withdrawn cannot be accepted: the other player's asking is
+	// an offer of its own.
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/answer", g.black, `{"kind":"rematch","accept":true}`, &e); code != http.StatusConflict || e.Code != "no_offer" {
+		t.Fatalf("accepting a withdrawn offer: %d %+v", code, e)
+	}
+	if code := ts.call(t, "POST", path, g.black, nil, nil); code != http.StatusAccepted {
+		t.Fatalf("asking after a withdrawal: %d, want a new offer", code)
+	}
+	// The withdrawal is stored like the offer.
+	ts2 := restartOn(t, ts)
+	if s := ts2.state(t, g.id, ""); s.Offer == nil || s.Offer.By != "black" || s.Version != withdrawn.Version+1 {
+		t.Fatalf("after a restart: %+v, version %d", s.Offer, s.Version)
+	}
+	// Once the new game has started, there is nothing to withdraw.
+	if code := ts2.call(t, "POST", path, g.white, nil, nil); code != http.StatusCreated {
+		t.Fatalf("accept: %d", code)
+	}
+	if code := ts2.call(t, "DELETE", path, g.black, nil, &e); code != http.StatusConflict || e.Code != "too_late" {
+		t.Fatalf("withdrawing after the new game started: %d %+v", code, e)
+	}
+}

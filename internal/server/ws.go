@@ -16,12 +16,12 @@ import (
 
 // clientMessage is what a page sends over the live connection.
 type clientMessage struct {
-	Type   string  `json:"type"` // "move", "resign", "rematch", "offer", "answer" or "resync"
+	Type   string  `json:"type"` // "move", "resign", "rematch", "withdraw", "offer", "answer" or "resync"
 	ID     int64   `json:"id"`   // echoed in the answer
 	Ply    *int    `json:"ply"`
 	Move   string  `json:"move"`
 	After  *int    `json:"after"`
-	Kind   string  `json:"kind"`   // of an offer or answer
+	Kind   string  `json:"kind"`   // of an offer, an answer or a withdrawal
 	Accept *bool   `json:"accept"` // of an answer
 	Name   *string `json:"name"`   // a player's new name
 	Text   string  `json:"text"`   // a chat line
@@ -222,6 +222,11 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 		var res rematched
 		res, err = s.rematch(ctx, id, secret, rematchRequest{Options: m.Options, Clock: m.Clock, Start: m.Start})
 		rep.Next, rep.Version = res.next, res.version
+	case "withdraw":
+		if m.Kind != "rematch" {
+			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `only an offer of a new game ("kind": "rematch") can be withdrawn`)), true
+		}
+		rep.Version, err = s.hub.withdrawRematch(ctx, id, secret)
 	case "offer":
 		rep.Version, err = s.hub.offer(ctx, id, secret, m.Kind)
 	case "chat":

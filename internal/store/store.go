@@ -68,12 +68,13 @@ type Event struct {
 }
 
 // AfterEnd reports whether events may follow a game's end: only offers of
-// a new game ("rematch") and their refusals ("decline" of "rematch").
+// a new game ("rematch"), their refusals and their withdrawals ("decline"
+// and "withdraw" of "rematch").
 // Everything else is refused once a game is over, so a move racing the
 // end can never land behind it.
 func AfterEnd(events []Event) bool {
 	for _, e := range events {
-		if e.Kind != "rematch" && !(e.Kind == "decline" && e.Move == "rematch") {
+		if e.Kind != "rematch" && !((e.Kind == "decline" || e.Kind == "withdraw") && e.Move == "rematch") {
 			return false
 		}
 	}

@@ -11,73 +11,146 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
-// AcceptsGzip reports whether the request's client takes gzip.
-func AcceptsGzip(r *http.Request) bool {
+// Content codings the site sends: brotli to clients that take it (every
+// current browser over HTTPS and on localhost), a tenth to a fifth smaller
+// than gzip on our scripts and pages; gzip to the others.
+const (
+	Brotli = "br"
+	GZip   = "gzip"
+)
+
+// Encoding chooses the content coding for the request's client: Brotli,
+// GZip, or "" for none.
+func Encoding(r *http.Request) string {
+	br, gz := false, false
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") && strings.ReplaceAll(params, " ", "") != "q=0" {
-			return true
+		if strings.ReplaceAll(params, " ", "") == "q=0" {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(coding)) {
+		case Brotli:
+			br = true
+		case GZip:
+			gz = true
 		}
 	}
-	return false
+	switch {
+	case br:
+		return Brotli
+	case gz:
+		return GZip
+	}
+	return ""
 }
 
-// Gzip compresses b: at gzip.BestCompression for what is made once and
-// sent many times, gzip.DefaultCompression for what is made per request.
-func Gzip(b []byte, level int) []byte {
+// Compression effort: the most for what is made once and sent many
+// times, a quick level for what is made per request. Brotli's level 5
+// takes about twice gzip's default time on a game page and makes it a
+// tenth smaller; its lower levels lose to gzip.
+type Effort int
+
+const (
+	PerRequest Effort = iota
+	Once
+)
+
+// Compress encodes b in coding (Brotli or GZip) with the given effort.
+func Compress(b []byte, coding string, effort Effort) []byte {
 	var out bytes.Buffer
-	w, err := gzip.NewWriterLevel(&out, level)
-	if err != nil {
-		panic(err) // a level that is not one of gzip's own
+	var w io.WriteCloser
+	switch coding {
+	case Brotli:
+		level := 5
+		if effort == Once {
+			level = brotli.BestCompression
+		}
+		w = brotli.NewWriterLevel(&out, level)
+	case GZip:
+		level := gzip.DefaultCompression
+		if effort == Once {
+			level = gzip.BestCompression
+		}
+		w, _ = gzip.NewWriterLevel(&out, level) // both levels are gzip's own
+	default:
+		panic("web: no content coding " + coding) // a programmer's mistake
 	}
 	w.Write(b)
 	w.Close()
 	return out.Bytes()
 }
 
-// compressed keeps the gzipped static text files, made on first request:
-// they never change while the binary runs.
+// compressed keeps the static text files as they are sent: scripts and
+// style sheets compacted (compactScript, compactStyle), then compressed
+// in each coding. Each is made on its first request, independently of
+// the others, so that one slow brotli pass holds up only the requests for
+// that file; they never change while the binary runs.
 type compressed struct {
 	mu    sync.Mutex
-	files map[string][]byte
+	files map[string]*compressedFile // by coding and name, "br:js/game.js"; "" is no coding
 }
 
-func (c *compressed) get(fsys fs.FS, name string) ([]byte, bool) {
+type compressedFile struct {
+	once sync.Once
+	body []byte
+	ok   bool
+}
+
+func (c *compressed) get(fsys fs.FS, name, coding string) ([]byte, bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if b, ok := c.files[name]; ok {
-		return b, true
-	}
-	raw, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, false
-	}
 	if c.files == nil {
-		c.files = map[string][]byte{}
+		c.files = map[string]*compressedFile{}
 	}
-	c.files[name] = Gzip(raw, gzip.BestCompression)
-	return c.files[name], true
+	f, ok := c.files[coding+":"+name]
+	if !ok {
+		f = &compressedFile{}
+		c.files[coding+":"+name] = f
+	}
+	c.mu.Unlock()
+	f.once.Do(func() {
+		raw, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return
+		}
+		switch path.Ext(name) {
+		case ".js":
+			raw = []byte(compactScript(string(raw)))
+		case ".css":
+			raw = []byte(compactStyle(string(raw)))
+		}
+		f.body, f.ok = raw, true
+		if coding != "" {
+			f.body = Compress(raw, coding, Once)
+		}
+	})
+	return f.body, f.ok
 }
 
-// serveGzipped answers with the gzipped text file name of fsys when the
-// client takes gzip; false leaves the request to the file server.
-func (c *compressed) serveGzipped(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string) bool {
+// serveText answers with the text file name of fsys as it is sent,
+// compressed when the client takes a coding of ours; false leaves the
+// request to the file server.
+func (c *compressed) serveText(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string) bool {
 	ext := path.Ext(name)
 	if ext != ".css" && ext != ".js" && ext != ".svg" {
 		return false
 	}
 	w.Header().Add("Vary", "Accept-Encoding")
-	if !AcceptsGzip(r) {
-		return false
-	}
-	b, ok := c.get(fsys, name)
+	coding := Encoding(r)
+	b, ok := c.get(fsys, name, coding)
 	if !ok {
 		return false
 	}
+	if coding == "" {
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+		return true
+	}
 	w.Header().Set("Content-Type", mime.TypeByExtension(ext))
-	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Set("Content-Encoding", coding)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	if r.Method != http.MethodHead {
 		io.Copy(w, bytes.NewReader(b))

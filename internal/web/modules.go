@@ -66,3 +66,70 @@ func (s *Site) modules(entries ...string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// dynamicImport finds a module's imports on demand of its siblings by a
+// fixed name: import('./x.js').
+var dynamicImport = regexp.MustCompile(`\bimport\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)`)
+
+// messageKeys tells which messages the scripts reachable from entries,
+// statically or on demand, may ask for. A script names a message in
+// full ('status.your_turn') or builds it from a beginning ('result.' +
+// reason, `offer.${kind}_sent`); a string of a script that ends in a dot
+// or an underscore is taken as such a beginning.
+func messageKeys(entries ...string) (func(key string) bool, error) {
+	sub, err := fs.Sub(staticFS, "static")
+	if err != nil {
+		return nil, err
+	}
+	exact := map[string]bool{}
+	var prefixes []string
+	seen := map[string]bool{}
+	var walk func(p string) error
+	walk = func(p string) error {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		src, err := fs.ReadFile(sub, p)
+		if err != nil {
+			return err
+		}
+		text := string(src)
+		for _, s := range literals(text) {
+			if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "_") {
+				prefixes = append(prefixes, s)
+			} else {
+				exact[s] = true
+			}
+		}
+		var next []string
+		for _, m := range staticImport.FindAllStringSubmatch(text, -1) {
+			next = append(next, m[1]+m[2])
+		}
+		for _, m := range dynamicImport.FindAllStringSubmatch(text, -1) {
+			next = append(next, m[1])
+		}
+		for _, q := range next {
+			if err := walk(path.Join(path.Dir(p), q)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, e := range entries {
+		if err := walk(e); err != nil {
+			return nil, err
+		}
+	}
+	return func(key string) bool {
+		if exact[key] {
+			return true
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(key, p) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A picture is a board position drawn from the same geometry as the
@@ -35,6 +36,7 @@ type shape struct {
 	pts   []float64 // x, y, x, y, ...
 	r     float64
 	text  string
+	size  float64 // of a text in the PNG: the height of its glyphs; 0 is 8
 
 	fill, stroke color.RGBA
 	width        float64 // of the stroke
@@ -53,7 +55,13 @@ var (
 	colWin        = color.RGBA{0xe6, 0x9f, 0x00, 0xff}
 	colRed        = color.RGBA{0xc4, 0x30, 0x2b, 0xff}
 	colLinesFaint = color.RGBA{0xb0, 0xa4, 0x8c, 0xff}
+	colMuted      = color.RGBA{0x5b, 0x62, 0x5e, 0xff}
 )
+
+// coordGlyph is the height of the coordinates' glyphs in a PNG, in
+// drawing units, for a board whose style sheet sets their font size:
+// about the height of the font's capitals and digits.
+func coordGlyph(fontSize float64) float64 { return 0.7 * fontSize }
 
 // boardPicture draws game's position from its view, as the engine gives
 // it (the value of game.State.View or its JSON).
@@ -170,12 +178,12 @@ func havannahPicture(size int, stones, last string, winning []string) (picture, 
 	}
 	for row := 0; row <= 2*n-2; row++ {
 		x, y := centre(row, max(0, row-(n-1))-1)
-		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{x, y}, text: string(rune('a' + row))})
+		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{x, y}, text: string(rune('a' + row)), fill: colMuted, size: coordGlyph(6)})
 		xs, ys = append(xs, x), append(ys, y)
 	}
 	for col := 0; col <= 2*n-2; col++ {
 		x, y := centre(max(0, col-(n-1))-1, col)
-		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{x, y}, text: strconv.Itoa(col + 1)})
+		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{x, y}, text: strconv.Itoa(col + 1), fill: colMuted, size: coordGlyph(6)})
 		xs, ys = append(xs, x), append(ys, y)
 	}
 	pad := r * 0.6
@@ -263,7 +271,7 @@ func dvonnPicture(stacks map[string]dvonnStack, last string) picture {
 		x0, y0 := centre(col, row)
 		x1, y1 := centre(tc, tr)
 		x, y := x0+0.8*(x1-x0), y0+0.8*(y1-y0)
-		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{x, y}, text: text})
+		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{x, y}, text: text, fill: colMuted, size: coordGlyph(8)})
 		extend(x, y, 5)
 	}
 	for row, r := range rows {
@@ -317,10 +325,10 @@ func fanoronaPicture(board string) (picture, error) {
 	}
 	p.shapes = append(p.shapes, shape{kind: 'l', class: "lines", pts: lines, stroke: colCellLine, width: 0.45})
 	for f := range 9 {
-		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{float64(f) * s, 4*s + 7}, text: string(rune('a' + f))})
+		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{float64(f) * s, 4*s + 7}, text: string(rune('a' + f)), fill: colMuted, size: coordGlyph(3.8)})
 	}
 	for r := range 5 {
-		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{-8, float64(4-r) * s}, text: strconv.Itoa(r + 1)})
+		p.shapes = append(p.shapes, shape{kind: 't', class: "coord", pts: []float64{-8, float64(4-r) * s}, text: strconv.Itoa(r + 1), fill: colMuted, size: coordGlyph(3.8)})
 	}
 	for i := range 45 {
 		x, y := xy(i)
@@ -409,17 +417,20 @@ func (p picture) SVG() template.HTML {
 	return template.HTML(b.String())
 }
 
-// PNG paints the picture into a width × height image, centred with a
-// margin, and writes it as PNG.
+// PNG paints the picture into a width × height image, the board centred
+// with a margin, and writes it as PNG. It is centred on the board it
+// paints, not on the page's view box: the coordinates stand on some sides
+// only, and the view box leaves room where the page needs it.
 func (p picture) PNG(w io.Writer, width, height int) error {
 	img := image.NewRGBA(image.Rect(0, 0, width, height))
 	for i := 0; i < len(img.Pix); i += 4 {
 		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = colBG.R, colBG.G, colBG.B, 0xff
 	}
+	box := p.painted()
 	margin := 0.05 * float64(min(width, height))
-	scale := math.Min((float64(width)-2*margin)/p.box[2], (float64(height)-2*margin)/p.box[3])
-	ox := (float64(width)-p.box[2]*scale)/2 - p.box[0]*scale
-	oy := (float64(height)-p.box[3]*scale)/2 - p.box[1]*scale
+	scale := math.Min((float64(width)-2*margin)/box[2], (float64(height)-2*margin)/box[3])
+	ox := (float64(width)-box[2]*scale)/2 - box[0]*scale
+	oy := (float64(height)-box[3]*scale)/2 - box[1]*scale
 	c := canvas{img: img, scale: scale, ox: ox, oy: oy}
 	for _, s := range p.shapes {
 		switch s.kind {
@@ -441,11 +452,79 @@ func (p picture) PNG(w io.Writer, width, height int) error {
 			}
 		case 't':
 			if s.fill.A != 0 {
-				c.digits(s.pts[0], s.pts[1], s.text, s.fill)
+				c.text(s.pts[0], s.pts[1], s.text, s.glyphHeight(), s.fill)
 			}
 		}
 	}
 	return png.Encode(w, img)
+}
+
+// painted is the box, x, y, width, height, that holds what the PNG paints
+// and has the board (everything but texts) in its middle.
+func (p picture) painted() [4]float64 {
+	all := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)} // x0, y0, x1, y1
+	board := all
+	grow := func(b *[4]float64, e [4]float64) {
+		b[0], b[1], b[2], b[3] = math.Min(b[0], e[0]), math.Min(b[1], e[1]), math.Max(b[2], e[2]), math.Max(b[3], e[3])
+	}
+	for _, s := range p.shapes {
+		e, ok := s.extent()
+		if !ok {
+			continue
+		}
+		grow(&all, e)
+		if s.kind != 't' {
+			grow(&board, e)
+		}
+	}
+	if math.IsInf(board[0], 0) {
+		return p.box
+	}
+	cx, cy := (board[0]+board[2])/2, (board[1]+board[3])/2
+	w := math.Max(cx-all[0], all[2]-cx)
+	h := math.Max(cy-all[1], all[3]-cy)
+	return [4]float64{cx - w, cy - h, 2 * w, 2 * h}
+}
+
+// extent is the box, x0, y0, x1, y1, of what the PNG paints of s; false
+// when it paints nothing.
+func (s shape) extent() ([4]float64, bool) {
+	switch s.kind {
+	case 'p', 'l':
+		if s.fill.A == 0 && s.stroke.A == 0 {
+			return [4]float64{}, false
+		}
+		half := 0.0
+		if s.stroke.A != 0 {
+			half = s.width / 2
+		}
+		var xs, ys []float64
+		for i := 0; i+1 < len(s.pts); i += 2 {
+			xs, ys = append(xs, s.pts[i]), append(ys, s.pts[i+1])
+		}
+		return [4]float64{minOf(xs) - half, minOf(ys) - half, maxOf(xs) + half, maxOf(ys) + half}, true
+	case 'c':
+		if s.fill.A == 0 && s.stroke.A == 0 {
+			return [4]float64{}, false
+		}
+		r := s.r + s.width/2
+		return [4]float64{s.pts[0] - r, s.pts[1] - r, s.pts[0] + r, s.pts[1] + r}, true
+	case 't':
+		if s.fill.A == 0 {
+			return [4]float64{}, false
+		}
+		h := s.glyphHeight()
+		w := textWidth(s.text, h)
+		return [4]float64{s.pts[0] - w/2, s.pts[1] - h/2, s.pts[0] + w/2, s.pts[1] + h/2}, true
+	}
+	return [4]float64{}, false
+}
+
+func (s shape) glyphHeight() float64 {
+	if s.size == 0 {
+		return 8
+	}
+	return s.size
 }
 
 // canvas paints shapes given in drawing units, smoothing edges by testing
@@ -534,26 +613,46 @@ func (c canvas) circle(x, y, r float64, fill, stroke color.RGBA, width float64) 
 	}
 }
 
-// digitRows are 3×5 glyphs of the digits, a row per string.
-var digitRows = [10][5]string{
-	{"###", "#.#", "#.#", "#.#", "###"}, {".#.", "##.", ".#.", ".#.", "###"},
-	{"###", "..#", "###", "#..", "###"}, {"###", "..#", "###", "..#", "###"},
-	{"#.#", "#.#", "###", "..#", "..#"}, {"###", "#..", "###", "..#", "###"},
-	{"###", "#..", "###", "#.#", "###"}, {"###", "..#", "..#", "..#", "..#"},
-	{"###", "#.#", "###", "#.#", "###"}, {"###", "#.#", "###", "..#", "###"},
+// glyphs are 3×5 pictures of the digits and letters that a board
+// writes, a row per string: heights of DVONN's stacks and coordinates. A
+// letter is drawn the same in either case.
+var glyphs = map[rune][5]string{
+	'0': {"###", "#.#", "#.#", "#.#", "###"}, '1': {".#.", "##.", ".#.", ".#.", "###"},
+	'2': {"###", "..#", "###", "#..", "###"}, '3': {"###", "..#", "###", "..#", "###"},
+	'4': {"#.#", "#.#", "###", "..#", "..#"}, '5': {"###", "#..", "###", "..#", "###"},
+	'6': {"###", "#..", "###", "#.#", "###"}, '7': {"###", "..#", "..#", "..#", "..#"},
+	'8': {"###", "#.#", "###", "#.#", "###"}, '9': {"###", "#.#", "###", "..#", "###"},
+	'a': {".#.", "#.#", "###", "#.#", "#.#"}, 'b': {"##.", "#.#", "##.", "#.#", "##."},
+	'c': {".##", "#..", "#..", "#..", ".##"}, 'd': {"##.", "#.#", "#.#", "#.#", "##."},
+	'e': {"###", "#..", "##.", "#..", "###"}, 'f': {"###", "#..", "##.", "#..", "#.."},
+	'g': {".##", "#..", "#.#", "#.#", ".##"}, 'h': {"#.#", "#.#", "###", "#.#", "#.#"},
+	'i': {"###", ".#.", ".#.", ".#.", "###"}, 'j': {"..#", "..#", "..#", "#.#", ".#."},
+	'k': {"#.#", "#.#", "##.", "#.#", "#.#"}, 'l': {"#..", "#..", "#..", "#..", "###"},
+	'm': {"#.#", "###", "###", "#.#", "#.#"}, 'n': {"##.", "#.#", "#.#", "#.#", "#.#"},
+	'o': {".#.", "#.#", "#.#", "#.#", ".#."}, 'p': {"##.", "#.#", "##.", "#..", "#.."},
+	'q': {".#.", "#.#", "#.#", "##.", ".##"}, 'r': {"##.", "#.#", "##.", "#.#", "#.#"},
+	's': {".##", "#..", ".#.", "..#", "##."}, 't': {"###", ".#.", ".#.", ".#.", ".#."},
+	'u': {"#.#", "#.#", "#.#", "#.#", "###"}, 'v': {"#.#", "#.#", "#.#", "#.#", ".#."},
+	'w': {"#.#", "#.#", "###", "###", "#.#"}, 'x': {"#.#", "#.#", ".#.", "#.#", "#.#"},
+	'y': {"#.#", "#.#", ".#.", ".#.", ".#."}, 'z': {"###", "..#", ".#.", "#..", "###"},
 }
 
-// digits writes a number centred on x, y, 8 drawing units high: the
-// heights of DVONN's stacks.
-func (c canvas) digits(x, y float64, text string, col color.RGBA) {
-	const cell = 1.6 // drawing units per glyph square
-	width := float64(len(text))*4*cell - cell
-	left, top := x-width/2, y-2.5*cell
-	for k, ch := range text {
-		if ch < '0' || ch > '9' {
+// textWidth is the width of text written h drawing units high.
+func textWidth(text string, h float64) float64 {
+	cell := h / 5
+	return float64(utf8.RuneCountInString(text))*4*cell - cell
+}
+
+// text writes text centred on x, y, its glyphs h drawing units high.
+func (c canvas) text(x, y float64, text string, h float64, col color.RGBA) {
+	cell := h / 5 // drawing units per glyph square
+	left, top := x-textWidth(text, h)/2, y-h/2
+	for k, ch := range []rune(strings.ToLower(text)) {
+		glyph, ok := glyphs[ch]
+		if !ok {
 			continue
 		}
-		for row, line := range digitRows[ch-'0'] {
+		for row, line := range glyph {
 			for col2, on := range line {
 				if on != '#' {
 					continue

@@ -43,8 +43,11 @@ type Site struct {
 	pages    map[string]*template.Template // by page name
 	rules    map[string]*template.Template // by game and language, "havannah.de"
 	version  string                        // of the static files, for cache busting
-	gzipped  compressed
+	packed   compressed
 	graph    map[string][]string // scripts and what they import
+	// scriptKeys tells, by game, which messages the scripts of its game
+	// page may ask for.
+	scriptKeys map[string]func(key string) bool
 	// styleHashes are the CSP hashes of the inline styles.
 	styleHashes string
 }
@@ -62,6 +65,12 @@ func New(games []game.Game) (*Site, error) {
 	}
 	if s.graph, err = moduleGraph(); err != nil {
 		return nil, err
+	}
+	s.scriptKeys = map[string]func(string) bool{}
+	for _, g := range games {
+		if s.scriptKeys[g.Name], err = messageKeys("js/page.js", "js/game.js", "js/boards/"+g.Name+".js"); err != nil {
+			return nil, err
+		}
 	}
 	if s.styleHashes, err = s.hashStyles(); err != nil {
 		return nil, err
@@ -150,7 +159,7 @@ func (s *Site) Static() http.Handler {
 	files := http.FileServerFS(sub)
 	return http.StripPrefix("/static/"+s.version, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		if s.gzipped.serveGzipped(w, r, sub, strings.TrimPrefix(r.URL.Path, "/")) {
+		if s.packed.serveText(w, r, sub, strings.TrimPrefix(r.URL.Path, "/")) {
 			return
 		}
 		files.ServeHTTP(w, r)
@@ -222,13 +231,15 @@ func (p Page) Rules(name string) (template.HTML, error) {
 // Catalog gives the page's catalogue to the scripts.
 func (p Page) Catalog() Catalog { return p.site.catalogs[p.Lang] }
 
-// CatalogFor is the catalogue without the other games' own messages, for
-// a page that shows only game.
+// CatalogFor is the part of the catalogue that the scripts of game's page
+// may use: not the other games' own messages, nor those only the server
+// writes into pages.
 func (p Page) CatalogFor(game string) Catalog {
 	all := p.site.catalogs[p.Lang]
+	used := p.site.scriptKeys[game]
 	out := make(Catalog, len(all))
 	for key, m := range all {
-		other := false
+		other := !used(key)
 		for _, g := range p.site.games {
 			if g.Name != game && (strings.HasPrefix(key, g.Name+".") || strings.HasPrefix(key, "game."+g.Name+".")) {
 				other = true
@@ -271,7 +282,7 @@ func (s *Site) Langs() []string {
 // that carries its styles itself.
 func stylesheet(name string) (template.CSS, error) {
 	b, err := staticFS.ReadFile("static/css/" + name + ".css")
-	return template.CSS(b), err
+	return template.CSS(compactStyle(string(b))), err
 }
 
 // hideStatus is the style a game page without scripts uses to put its

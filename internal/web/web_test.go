@@ -256,13 +256,33 @@ func TestModulesToPreload(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(s.modules("js/page.js", "js/game.js", "js/boards/havannah.js"), " ")
-	for _, want := range []string{"js/page.js", "js/game.js", "js/i18n.js", "js/clocks.js", "js/sound.js", "js/boards/havannah.js", "js/boards/svg.js", "js/boards/focus.js"} {
+	for _, want := range []string{"js/page.js", "js/game.js", "js/i18n.js", "js/boards/havannah.js", "js/boards/svg.js", "js/boards/focus.js"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the preloads %q lack %s", got, want)
 		}
 	}
 	if strings.Contains(got, "dvonn") || strings.Contains(got, "fanorona") {
 		t.Errorf("a Havannah page preloads another board: %q", got)
+	}
+	// Clocks, chat, notices and sounds come when a page needs them.
+	for _, lazy := range []string{"js/clocks.js", "js/sound.js", "js/chat.js", "js/notices.js"} {
+		if strings.Contains(got, lazy) {
+			t.Errorf("a game page without clocks preloads %s: %q", lazy, got)
+		}
+	}
+	withClocks := strings.Join(s.modules("js/page.js", "js/game.js", "js/boards/havannah.js", "js/clocks.js"), " ")
+	if !strings.Contains(withClocks, "js/clocks.js") || !strings.Contains(withClocks, "js/sound.js") {
+		t.Errorf("a game page with clocks does not preload them: %q", withClocks)
+	}
+}
+
+func TestLiterals(t *testing.T) {
+	src := "// it's a comment with 'quotes'\n" +
+		"t('a.b'); t(\"c\\\"d\"); t(`offer.${kind}_sent`);\n" +
+		"/* don't */ x = `e.${f(`g.${h}`)}.i`; y = { j: 'k' };"
+	got := strings.Join(literals(src), "|")
+	if want := `a.b|c"d|offer.|_sent|e.|g.||.i|k`; got != want {
+		t.Errorf("literals: %q, want %q", got, want)
 	}
 }
 
@@ -274,9 +294,19 @@ func TestCatalogForOneGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := Page{Lang: "en", site: s}.CatalogFor("havannah")
-	for _, want := range []string{"game.havannah.name", "result.ring", "status.your_turn", "option.size"} {
+	// Named in full by a script, or built from a beginning it names.
+	for _, want := range []string{"game.havannah.name", "result.ring", "status.your_turn", "option.size", "offer.draw_sent", "clock.left_days"} {
 		if _, ok := c[want]; !ok {
 			t.Errorf("the Havannah page's messages lack %s", want)
+		}
+	}
+	// Only the server writes these into pages.
+	for _, server := range []string{"nav.boards", "home.title", "settings.title", "rematch.offer"} {
+		if _, ok := s.catalogs["en"][server]; !ok {
+			t.Errorf("the catalogue has no %s", server)
+		}
+		if _, ok := c[server]; ok {
+			t.Errorf("the Havannah page's scripts get %s, which they never use", server)
 		}
 	}
 	for key := range c {

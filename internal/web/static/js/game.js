@@ -3,13 +3,9 @@
 // ply they expect; the server answers with an ack or a clear error.
 import { t, time } from './i18n.js';
 import { load } from './boards.js';
-import { button, fitMoves } from './controls.js';
+import { fitMoves } from './controls.js';
 import { createReplay } from './replay.js';
-import { createClocks } from './clocks.js';
-import { createChat } from './chat.js';
-import { wireNotices } from './notices.js';
 import { wire } from './settings.js';
-import * as sound from './sound.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,8 +27,10 @@ const page = {
   settings: null,
   preview: null, // a move chosen and waiting for confirmation
   past: { version: -1, positions: [] }, // every position, fetched for replaying
-  clocks: null,
-  chat: null,
+  clocksLoading: null,
+  clocks: null, // the clocks, once their script is loaded: only a game with clocks loads it
+  chat: null, // a promise of the chat, for a player's page
+  actions: null, // a player's controls, once their script is loaded
 };
 
 export async function start() {
@@ -47,16 +45,21 @@ export async function start() {
     $('settings').scrollIntoView({ block: 'nearest' });
     $('settings').querySelector('input')?.focus({ preventScroll: true });
   });
-  page.clocks = createClocks({
-    t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
-    announce: (text) => { $('announce').textContent = text; },
-    slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
-  });
-  if (page.boot.seat) wireNotices({ t, gameId: page.boot.id });
-  page.chat = createChat({
-    t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
-    who: (seat) => page.state?.players[seat]?.name || colourName(seat),
-  });
+  if (page.boot.clock) loadClocks();
+  if (page.settings.sound) import('./sound.js'); // at hand for the first move
+  // A player's controls, chat and push notices are not needed for the
+  // board to show, and never by a watcher: their scripts come after it.
+  if (page.boot.seat) {
+    import('./notices.js').then((m) => m.wireNotices({ t, gameId: page.boot.id }));
+    import('./actions.js').then((m) => {
+      page.actions = m.createActions({ t, page, send, play, colourName });
+      render();
+    });
+    page.chat = import('./chat.js').then((m) => m.createChat({
+      t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
+      who: (seat) => page.state?.players[seat]?.name || colourName(seat),
+    }));
+  }
   $('pending-yes').addEventListener('click', () => {
     const move = page.preview;
     page.preview = null;
@@ -65,10 +68,6 @@ export async function start() {
   $('pending-no').addEventListener('click', () => {
     page.preview = null;
     render();
-  });
-  $('rematch-form')?.addEventListener('submit', (e) => {
-    e.preventDefault();
-    send({ type: 'rematch', id: page.nextMessage++, ...rematchTerms(e.target) });
   });
   $('move-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -222,11 +221,11 @@ function receive(msg) {
     case 'state':
       page.version = msg.version;
       show(msg.state);
-      page.chat.reset(msg.state);
+      page.chat?.then((chat) => chat.reset(msg.state));
       settle(msg.state);
       break;
     case 'chat':
-      page.chat.add(msg.line);
+      page.chat?.then((chat) => chat.add(msg.line));
       break;
     case 'event':
       if (msg.version <= page.version) break;
@@ -343,21 +342,45 @@ function show(s) {
   const ended = page.state && page.state.status !== 'over' && s.status === 'over';
   page.state = s;
   page.preview = null;
-  page.clocks.update(s.clock);
+  if (s.clock && !page.clocks) loadClocks();
+  page.clocks?.update(s.clock);
   render();
-  if (ended && page.settings.sound) sound.end();
+  if (ended && page.settings.sound) beep('end');
+}
+
+// loadClocks brings the clocks' script, which the page preloads for a
+// game with clocks, and shows the clocks of the state once it is there.
+function loadClocks() {
+  if (page.clocksLoading) return;
+  page.clocksLoading = import('./clocks.js').then((m) => {
+    page.clocks = m.createClocks({
+      t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
+      announce: (text) => { $('announce').textContent = text; },
+      slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
+    });
+    if (page.state) {
+      page.clocks.update(page.state.clock);
+      render();
+    }
+  });
+}
+
+// beep plays a sound of sound.js, which loads when sound is first wanted.
+function beep(name) {
+  import('./sound.js').then((sound) => sound[name]());
 }
 
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
-  if (event.kind === 'decline' && event.move === 'rematch' && event.seat !== page.boot.seat && page.boot.seat) {
-    notice(t('offer.rematch_declined'));
+  if (event.move === 'rematch' && event.seat !== page.boot.seat && page.boot.seat) {
+    if (event.kind === 'decline') notice(t('offer.rematch_declined'));
+    if (event.kind === 'withdraw') notice(t('offer.rematch_withdrawn'));
   }
   if (event.kind !== 'move') return;
   if (event.seat !== page.boot.seat) {
     notice('');
-    if (page.settings.sound && page.state.status !== 'over') sound.move();
+    if (page.settings.sound && page.state.status !== 'over') beep('move');
   }
   const text = page.mod.eventText ? page.mod.eventText(event, page.state, t)
     : t('announce.move', { colour: colourName(event.seat), move: event.move });
@@ -570,7 +593,7 @@ function renderBars() {
     if (s.clock) {
       const span = document.createElement('span');
       span.className = `bar-clock ${seat}`;
-      span.textContent = page.clocks.text(seat);
+      span.textContent = page.clocks ? page.clocks.text(seat) : '';
       parts.push(span);
     }
     bar.replaceChildren(...parts);
@@ -584,153 +607,20 @@ function dot(seat) {
   return span;
 }
 
-// renderOffers puts up what the player may offer, or the offer waiting
-// for an answer: a draw, a takeback, and aborting before both have moved.
-function renderOffers(box) {
-  const me = page.boot.seat;
-  const offer = page.state.offer;
-  const ask = (kind) => () => send({ type: 'offer', id: page.nextMessage++, kind });
-  const moved = new Set(page.state.events.filter((e) => e.kind === 'move').map((e) => e.seat));
-  if (moved.size < 2) box.append(button(t('actions.abort'), 'abort', ask('abort')));
-  if (page.state.status !== 'playing') return;
-  if (offer && offer.by !== me) {
-    const p = document.createElement('p');
-    p.className = 'offer';
-    p.textContent = t(`offer.${offer.kind}_from_friend`);
-    const answer = (accept) => () => send({ type: 'answer', id: page.nextMessage++, kind: offer.kind, accept });
-    p.append(' ', button(t('actions.accept'), 'accept primary', answer(true)), ' ', button(t('actions.decline'), 'decline', answer(false)));
-    box.append(p);
-    return;
-  }
-  if (offer) {
-    const p = document.createElement('p');
-    p.className = 'offer';
-    p.textContent = t(`offer.${offer.kind}_sent`);
-    box.append(p);
-    return;
-  }
-  box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
-  if (moved.has(me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
-}
-
-// rematchTerms reads the form of a new game's terms into a rematch
-// message's fields.
-function rematchTerms(form) {
-  const f = new FormData(form);
-  const options = {};
-  for (const el of form.elements) {
-    if (!el.name || el.name === 'clock' || el.name === 'start') continue;
-    if (el.type === 'checkbox') options[el.name] = el.checked;
-    else options[el.name] = Number(el.value);
-  }
-  const terms = { options, start: f.get('start') };
-  const clock = f.get('clock');
-  if (clock === '') terms.clock = null;
-  else if (clock.startsWith('d')) terms.clock = { days: Number(clock.slice(1)) };
-  else if (clock !== 'same') {
-    const [initial, increment] = clock.split('+').map(Number);
-    terms.clock = { initial_s: initial, increment_s: increment };
-  }
-  return terms;
-}
-
-// termsText says what a new game would change.
-function termsText(terms) {
-  const parts = [];
-  const now = page.state.options || {};
-  for (const [name, v] of Object.entries(terms.options || {})) {
-    if (now[name] === v) continue;
-    const on = page.terms?.querySelector('form').elements[name]?.type === 'checkbox' ? (v ? t('actions.yes') : t('actions.no')) : v;
-    parts.push(`${t('option.' + name)}: ${on}`);
-  }
-  const c = terms.clock || {};
-  const was = page.state.clock || {};
-  const same = (c.initial_s || 0) * 1000 === (was.initial_ms || 0) && (c.increment_s || 0) * 1000 === (was.increment_ms || 0) && (c.days || 0) === (was.days || 0);
-  if (!same) {
-    if (c.days) parts.push(t('clock.days', { days: c.days }));
-    else if (c.initial_s) parts.push(t('clock.preset', { minutes: c.initial_s / 60, seconds: c.increment_s || 0 }));
-    else parts.push(t('clock.none'));
-  }
-  const me = page.boot.seat;
-  if (terms.white === 'random') parts.push(t('rematch.random'));
-  else parts.push(t('rematch.you_play', { colour: colourName(terms.white === me ? 'white' : 'black') }));
-  return parts.join(' · ');
-}
-
-// renderNext puts up what follows a finished game: the new game, an
-// offer of one to answer or waiting for an answer, or the button to offer
-// one. Nobody is taken into a new game without a click.
-function renderNext(box) {
-  const me = page.boot.seat;
-  if (page.state.next) {
+// renderActions puts up the new game that followed a finished one, for
+// everybody, and a player's own controls once their script is there.
+function renderActions(mine) {
+  const box = $('actions');
+  box.replaceChildren();
+  if (page.state.status === 'over' && page.state.next) {
     const a = document.createElement('a');
-    a.href = me ? `/g/${page.boot.id}/next` : `/g/${page.state.next}`;
+    a.href = page.boot.seat ? `/g/${page.boot.id}/next` : `/g/${page.state.next}`;
     a.className = 'button primary go-next';
     a.textContent = t('actions.go_next');
     const p = document.createElement('p');
     p.className = 'offer';
     p.textContent = t('actions.rematch_started');
     box.append(p, a);
-    return;
   }
-  if (!me) return;
-  const offer = page.state.offer;
-  // Kept by reference: once moved into the actions, a render takes it out
-  // of the page until it is put back.
-  page.terms ??= $('rematch-terms');
-  const terms = page.terms;
-  if (offer && offer.kind === 'rematch') {
-    const p = document.createElement('p');
-    p.className = 'offer rematch-offer-text';
-    const text = termsText(offer.terms);
-    if (offer.by !== me) {
-      p.textContent = t('offer.rematch_from_friend', { terms: text });
-      // Accepting is asking for the same new game: its ack names the game.
-      const accept = () => send({ type: 'rematch', id: page.nextMessage++ });
-      const decline = () => send({ type: 'answer', id: page.nextMessage++, kind: 'rematch', accept: false });
-      p.append(' ', button(t('actions.accept'), 'accept primary', accept), ' ', button(t('actions.decline'), 'decline', decline));
-    } else {
-      p.textContent = t('offer.rematch_sent', { terms: text });
-    }
-    box.append(p);
-  } else {
-    box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
-  }
-  if (terms && !page.state.players[page.boot.seat === 'white' ? 'black' : 'white'].computer) {
-    terms.hidden = false;
-    box.append(terms);
-  }
-}
-
-function renderActions(mine) {
-  const box = $('actions');
-  box.replaceChildren();
-  if (page.state.status === 'over') renderNext(box);
-  if (!page.boot.seat) return;
-  if (mine && (page.state.legal || []).includes('swap')) {
-    box.append(button(t('actions.swap'), 'swap', () => play('swap')));
-  }
-  if (page.state.status === 'playing') {
-    box.append(button(t('actions.resign'), 'resign', async () => {
-      if (await confirmDialog(t('actions.resign_confirm'))) send({ type: 'resign', id: page.nextMessage++ });
-    }));
-  }
-  if (page.state.status !== 'over') renderOffers(box);
-}
-
-function confirmDialog(text) {
-  const dialog = $('confirm');
-  $('confirm-text').textContent = text;
-  dialog.returnValue = '';
-  dialog.showModal();
-  return new Promise((resolve) => {
-    const onClose = () => {
-      // A close event still on its way from the last question arrives
-      // while this one is open: it is not the answer.
-      if (dialog.open) return;
-      dialog.removeEventListener('close', onClose);
-      resolve(dialog.returnValue === 'yes');
-    };
-    dialog.addEventListener('close', onClose);
-  });
+  page.actions?.render(box, mine);
 }

@@ -1,0 +1,73 @@
+package web
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+)
+
+func TestCompactScript(t *testing.T) {
+	src := strings.Join([]string{
+		"// A module.",
+		"import { t } from './i18n.js';",
+		"",
+		"export function f(a, b) {",
+		"  /* both */ const q = a / b; // divided",
+		"  const path = s.replace(/\\/\\//g, '/'); // two slashes are one",
+		"  return `first",
+		"    // kept: this is text",
+		"  ${a/*x*/b}` + \"//not a comment\";",
+		"}",
+	}, "\n")
+	want := strings.Join([]string{
+		"import { t } from './i18n.js';",
+		"export function f(a, b) {",
+		"const q = a / b; ",
+		"const path = s.replace(/\\/\\//g, '/'); ",
+		"return `first",
+		"    // kept: this is text",
+		"  ${a b}` + \"//not a comment\";",
+		"}",
+	}, "\n")
+	if got := compactScript(src); got != want {
+		t.Errorf("compactScript:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Every script reads back piece by piece as it is, and keeps every string
+// it has when compacted.
+func TestScriptsCompactAsTheyAre(t *testing.T) {
+	err := fs.WalkDir(staticFS, "static/js", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := staticFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		src := string(b)
+		var all strings.Builder
+		scanScript(src, func(_ pieceKind, text string) { all.WriteString(text) })
+		if all.String() != src {
+			t.Errorf("%s: its pieces are not the script", p)
+		}
+		c := compactScript(src)
+		if strings.Join(literals(c), "\x00") != strings.Join(literals(src), "\x00") {
+			t.Errorf("%s: compacting changed its strings", p)
+		}
+		if len(c) > len(src)*9/10 {
+			t.Errorf("%s: compacted to %d bytes of %d", p, len(c), len(src))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCompactStyle(t *testing.T) {
+	src := "/* the site */\n.a {\n  color: red; /* why */\n}\n\n\n.b { margin: 0; }\n"
+	if got, want := compactStyle(src), ".a {\ncolor: red;\n}\n.b { margin: 0; }\n"; got != want {
+		t.Errorf("compactStyle: %q, want %q", got, want)
+	}
+}

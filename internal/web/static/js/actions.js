@@ -1,0 +1,157 @@
+// The players' own controls: resigning, offering a draw, a takeback or
+// a new game, answering and withdrawing offers. A watcher's page never
+// loads this script; a player's loads it after the board is up.
+import { button } from './controls.js';
+
+// createActions gives render(box, mine), which puts the controls for the
+// state of page into box; mine says whether it is the player's turn.
+export function createActions({ t, page, send, play, colourName }) {
+  const $ = (id) => document.getElementById(id);
+  $('rematch-form')?.addEventListener('submit', (e) => {
+    e.preventDefault();
+    send({ type: 'rematch', id: page.nextMessage++, ...rematchTerms(e.target) });
+  });
+
+  function render(box, mine) {
+    if (page.state.status === 'over') {
+      if (!page.state.next) rematch(box);
+      return;
+    }
+    if (mine && (page.state.legal || []).includes('swap')) {
+      box.append(button(t('actions.swap'), 'swap', () => play('swap')));
+    }
+    if (page.state.status === 'playing') {
+      box.append(button(t('actions.resign'), 'resign', async () => {
+        if (await confirmDialog(t('actions.resign_confirm'))) send({ type: 'resign', id: page.nextMessage++ });
+      }));
+    }
+    renderOffers(box);
+  }
+
+  // renderOffers puts up what the player may offer, or the offer waiting
+  // for an answer: a draw, a takeback, and aborting before both have moved.
+  function renderOffers(box) {
+    const me = page.boot.seat;
+    const offer = page.state.offer;
+    const ask = (kind) => () => send({ type: 'offer', id: page.nextMessage++, kind });
+    const moved = new Set(page.state.events.filter((e) => e.kind === 'move').map((e) => e.seat));
+    if (moved.size < 2) box.append(button(t('actions.abort'), 'abort', ask('abort')));
+    if (page.state.status !== 'playing') return;
+    if (offer && offer.by !== me) {
+      const p = document.createElement('p');
+      p.className = 'offer';
+      p.textContent = t(`offer.${offer.kind}_from_friend`);
+      const answer = (accept) => () => send({ type: 'answer', id: page.nextMessage++, kind: offer.kind, accept });
+      p.append(' ', button(t('actions.accept'), 'accept primary', answer(true)), ' ', button(t('actions.decline'), 'decline', answer(false)));
+      box.append(p);
+      return;
+    }
+    if (offer) {
+      const p = document.createElement('p');
+      p.className = 'offer';
+      p.textContent = t(`offer.${offer.kind}_sent`);
+      box.append(p);
+      return;
+    }
+    box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
+    if (moved.has(me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
+  }
+
+  // rematchTerms reads the form of a new game's terms into a rematch
+  // message's fields.
+  function rematchTerms(form) {
+    const f = new FormData(form);
+    const options = {};
+    for (const el of form.elements) {
+      if (!el.name || el.name === 'clock' || el.name === 'start') continue;
+      if (el.type === 'checkbox') options[el.name] = el.checked;
+      else options[el.name] = Number(el.value);
+    }
+    const terms = { options, start: f.get('start') };
+    const clock = f.get('clock');
+    if (clock === '') terms.clock = null;
+    else if (clock.startsWith('d')) terms.clock = { days: Number(clock.slice(1)) };
+    else if (clock !== 'same') {
+      const [initial, increment] = clock.split('+').map(Number);
+      terms.clock = { initial_s: initial, increment_s: increment };
+    }
+    return terms;
+  }
+
+  // termsText says what a new game would change.
+  function termsText(terms) {
+    const parts = [];
+    const now = page.state.options || {};
+    for (const [name, v] of Object.entries(terms.options || {})) {
+      if (now[name] === v) continue;
+      const on = page.terms?.querySelector('form').elements[name]?.type === 'checkbox' ? (v ? t('actions.yes') : t('actions.no')) : v;
+      parts.push(`${t('option.' + name)}: ${on}`);
+    }
+    const c = terms.clock || {};
+    const was = page.state.clock || {};
+    const same = (c.initial_s || 0) * 1000 === (was.initial_ms || 0) && (c.increment_s || 0) * 1000 === (was.increment_ms || 0) && (c.days || 0) === (was.days || 0);
+    if (!same) {
+      if (c.days) parts.push(t('clock.days', { days: c.days }));
+      else if (c.initial_s) parts.push(t('clock.preset', { minutes: c.initial_s / 60, seconds: c.increment_s || 0 }));
+      else parts.push(t('clock.none'));
+    }
+    const me = page.boot.seat;
+    if (terms.white === 'random') parts.push(t('rematch.random'));
+    else parts.push(t('rematch.you_play', { colour: colourName(terms.white === me ? 'white' : 'black') }));
+    return parts.join(' · ');
+  }
+
+  // rematch puts up, once a game is over, an offer of a new game to answer
+  // or waiting for an answer, or the button to offer one. Nobody is taken
+  // into a new game without a click.
+  function rematch(box) {
+    const me = page.boot.seat;
+    const offer = page.state.offer;
+    // Kept by reference: once moved into the actions, a render takes it out
+    // of the page until it is put back.
+    page.terms ??= $('rematch-terms');
+    const terms = page.terms;
+    if (offer && offer.kind === 'rematch') {
+      const p = document.createElement('p');
+      p.className = 'offer rematch-offer-text';
+      const text = termsText(offer.terms);
+      if (offer.by !== me) {
+        p.textContent = t('offer.rematch_from_friend', { terms: text });
+        // Accepting is asking for the same new game: its ack names the game.
+        const accept = () => send({ type: 'rematch', id: page.nextMessage++ });
+        const decline = () => send({ type: 'answer', id: page.nextMessage++, kind: 'rematch', accept: false });
+        p.append(' ', button(t('actions.accept'), 'accept primary', accept), ' ', button(t('actions.decline'), 'decline', decline));
+      } else {
+        p.textContent = t('offer.rematch_sent', { terms: text });
+        const withdraw = () => send({ type: 'withdraw', id: page.nextMessage++, kind: 'rematch' });
+        p.append(' ', button(t('actions.withdraw'), 'withdraw', withdraw));
+      }
+      box.append(p);
+    } else {
+      box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
+    }
+    if (terms && !page.state.players[page.boot.seat === 'white' ? 'black' : 'white'].computer) {
+      terms.hidden = false;
+      box.append(terms);
+    }
+  }
+
+  function confirmDialog(text) {
+    const dialog = $('confirm');
+    $('confirm-text').textContent = text;
+    dialog.returnValue = '';
+    dialog.showModal();
+    return new Promise((resolve) => {
+      const onClose = () => {
+        // A close event still on its way from the last question arrives
+        // while this one is open: it is not the answer.
+        if (dialog.open) return;
+        dialog.removeEventListener('close', onClose);
+        resolve(dialog.returnValue === 'yes');
+      };
+      dialog.addEventListener('close', onClose);
+    });
+  }
+
+  return { render };
+}
