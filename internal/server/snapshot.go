@@ -81,9 +81,10 @@ func (g *liveGame) legal() []string {
 	if g.rec.Status != "playing" {
 		return nil
 	}
-	var out []string
-	for _, m := range g.state.Legal(nil) {
-		out = append(out, g.state.FormatMove(m))
+	moves := g.state.Legal(nil)
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = g.state.FormatMove(m)
 	}
 	return out
 }

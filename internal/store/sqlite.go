@@ -23,10 +23,13 @@ type SQLite struct {
 	read  *sql.DB
 
 	appends     chan appendRequest
-	appendStmts appendStmts   // prepared on write
-	closing     chan struct{} // closed by Close
-	stopped     chan struct{} // closed when commitAppends has returned
-	once        sync.Once
+	appendStmts appendStmts // prepared on write
+	// subscriptions is asked after every move, for the player whose turn
+	// it is: prepared once, on read.
+	subscriptions *sql.Stmt
+	closing       chan struct{} // closed by Close
+	stopped       chan struct{} // closed when commitAppends has returned
+	once          sync.Once
 }
 
 // migrations run in order, each in its own transaction; the schema's
@@ -130,7 +133,13 @@ func OpenSQLite(path string) (*SQLite, error) {
 		write.Close()
 		return nil, err
 	}
+	if s.subscriptions, err = s.read.Prepare(`SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = ? AND seat = ?`); err != nil {
+		write.Close()
+		s.read.Close()
+		return nil, fmt.Errorf("preparing %s: %w", path, err)
+	}
 	if err := s.prepareAppends(); err != nil {
+		s.subscriptions.Close()
 		write.Close()
 		s.read.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
@@ -201,7 +210,7 @@ func (s *SQLite) migrate(ctx context.Context) error {
 func (s *SQLite) Close() error {
 	s.once.Do(func() { close(s.closing) })
 	<-s.stopped
-	return errors.Join(s.closeAppends(), s.read.Close(), s.write.Close())
+	return errors.Join(s.closeAppends(), s.subscriptions.Close(), s.read.Close(), s.write.Close())
 }
 
 // Ping says whether the database can be read.
@@ -493,7 +502,7 @@ func (s *SQLite) Unsubscribe(ctx context.Context, gameID, seat, endpoint string)
 
 // Subscriptions lists the push subscriptions of a game's seat.
 func (s *SQLite) Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = ? AND seat = ?`, gameID, seat)
+	rows, err := s.subscriptions.QueryContext(ctx, gameID, seat)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
 	}
