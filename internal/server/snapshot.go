@@ -89,6 +89,18 @@ func (g *liveGame) legal() []string {
 	return out
 }
 
+// withLegal is an encoded message, an object, with the legal moves added
+// as its last field "legal": the message for the player to move is the
+// one for everyone and the list, without encoding the rest again.
+func withLegal(msg []byte, legal []string) []byte {
+	list := encode(legal)
+	out := make([]byte, 0, len(msg)+len(`,"legal":`)+len(list))
+	out = append(out, msg[:len(msg)-1]...)
+	out = append(out, `,"legal":`...)
+	out = append(out, list...)
+	return append(out, '}')
+}
+
 // Change is what an event changed in the state a page holds: the page
 // adds the event (and its move) to its lists and takes the rest as it is.
 type Change struct {
