@@ -81,7 +81,8 @@ func (g *liveGame) legal() []string {
 	if g.rec.Status != "playing" {
 		return nil
 	}
-	moves := g.state.Legal(nil)
+	moves := g.state.Legal(g.legalBuf[:0])
+	g.legalBuf = moves
 	out := make([]string, len(moves))
 	for i, m := range moves {
 		out[i] = g.state.FormatMove(m)
