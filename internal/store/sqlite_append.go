@@ -129,6 +129,7 @@ func (s *SQLite) commitAppends() {
 // writeBatch writes appends in one transaction and answers each.
 func (s *SQLite) writeBatch(batch []appendRequest) {
 	results := make([]error, len(batch))
+	failed := false // an append failed, not the transaction around them
 	err := s.tx(context.Background(), func(tx *sql.Tx) error {
 		var stmts appendStmts
 		for i, st := range s.appendStmts {
@@ -138,15 +139,19 @@ func (s *SQLite) writeBatch(batch []appendRequest) {
 			// A refused append has written nothing, so the others
 			// go on.
 			if results[i] = appendOne(&stmts, req); results[i] != nil && !refused(results[i]) {
+				failed = true
 				return results[i]
 			}
 		}
 		return nil
 	})
-	if err != nil && len(batch) > 1 {
-		// Something failed that is no refusal, and took the whole
-		// transaction with it. Each append goes again in a transaction
-		// of its own, so that only the one to blame fails.
+	if failed && len(batch) > 1 {
+		// An append failed for another reason than a refusal, and took
+		// the whole transaction with it. Each append goes again in a
+		// transaction of its own, so that only the one to blame fails.
+		// (When the transaction itself cannot begin or commit, every
+		// append in it gets that answer: alone, each would fare the
+		// same, one after the other.)
 		for _, req := range batch {
 			s.writeBatch([]appendRequest{req})
 		}
