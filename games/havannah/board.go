@@ -1,5 +1,7 @@
 package havannah
 
+import "strconv"
+
 // The board lives in a fixed 21×21 grid with a border of off-board cells, so
 // that every neighbour of an on-board cell is a valid index and the six
 // neighbour offsets are constants, whatever the board's side.
@@ -41,6 +43,9 @@ type geometry struct {
 	cells []int16 // on-board cells in row-major order
 	on    [gridSize]bool
 	edge  [gridSize]uint16
+	// names are the cells' notation, made once: every move sent to a
+	// player comes with the list of the legal ones.
+	names [gridSize]string
 }
 
 var geometries = func() (g [MaxSize + 1]*geometry) {
@@ -62,6 +67,7 @@ func newGeometry(n int) *geometry {
 			g.on[i] = true
 			g.cells = append(g.cells, int16(i))
 			g.edge[i] = edgeMask(n, r, c)
+			g.names[i] = string(rune('a'+r)) + strconv.Itoa(c+1)
 		}
 	}
 	return g

@@ -56,6 +56,5 @@ func (s *State) FormatMove(m game.Move) string {
 
 // name is the notation of the grid cell c.
 func (s *State) name(c int) string {
-	r, col := rowCol(c)
-	return string(rune('a'+r)) + strconv.Itoa(col+1)
+	return s.geo.names[c]
 }

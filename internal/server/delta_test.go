@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bretter/internal/store"
 )
 
 // rawEvent reads until an event of the given version arrives and returns
@@ -61,5 +63,19 @@ func TestEventsAreChangesOfConstantSize(t *testing.T) {
 	}
 	if first, last := sizes[1], sizes[len(sizes)-1]; last > first+32 {
 		t.Fatalf("an event's message grew from %d bytes at move 2 to %d at move %d", first, last, len(sizes))
+	}
+}
+
+// The message for the player to move is the message for everyone with the
+// legal moves added, byte for byte as if it had been encoded whole.
+func TestWithLegalEncodesAsWhole(t *testing.T) {
+	m := eventMessage{Type: "event", Version: 7, Event: store.Event{Seq: 7, Kind: "move", Seat: "black", Move: "e5", At: time.UnixMilli(1_790_000_000_000)},
+		Change: &Change{Status: "playing", ToMove: "white", View: map[string]string{"stones": `.wb"<`}}}
+	everyone := encode(m)
+	for _, legal := range [][]string{{"a1", "b2", `"quoted"`, "<&>"}, {"swap"}} {
+		m.Legal = legal
+		if got, want := withLegal(everyone, legal), encode(m); string(got) != string(want) {
+			t.Errorf("with %q:\n%s\nwant\n%s", legal, got, want)
+		}
 	}
 }

@@ -289,7 +289,7 @@ func (h *hub) broadcastEvent(g *liveGame, e store.Event) {
 	var mover []byte
 	toMove := ""
 	if m.Legal = g.legal(); m.Legal != nil {
-		toMove, mover = g.state.ToMove().String(), encode(m)
+		toMove, mover = g.state.ToMove().String(), withLegal(everyone, m.Legal)
 	}
 	h.fanOut(g, func(seat string) []byte {
 		if seat != "" && seat == toMove {

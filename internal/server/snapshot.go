@@ -81,11 +81,25 @@ func (g *liveGame) legal() []string {
 	if g.rec.Status != "playing" {
 		return nil
 	}
-	var out []string
-	for _, m := range g.state.Legal(nil) {
-		out = append(out, g.state.FormatMove(m))
+	moves := g.state.Legal(g.legalBuf[:0])
+	g.legalBuf = moves
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = g.state.FormatMove(m)
 	}
 	return out
+}
+
+// withLegal is an encoded message, an object, with the legal moves added
+// as its last field "legal": the message for the player to move is the
+// one for everyone and the list, without encoding the rest again.
+func withLegal(msg []byte, legal []string) []byte {
+	list := encode(legal)
+	out := make([]byte, 0, len(msg)+len(`,"legal":`)+len(list))
+	out = append(out, msg[:len(msg)-1]...)
+	out = append(out, `,"legal":`...)
+	out = append(out, list...)
+	return append(out, '}')
 }
 
 // Change is what an event changed in the state a page holds: the page

@@ -22,10 +22,14 @@ type SQLite struct {
 	write *sql.DB
 	read  *sql.DB
 
-	appends chan appendRequest
-	closing chan struct{} // closed by Close
-	stopped chan struct{} // closed when commitAppends has returned
-	once    sync.Once
+	appends     chan appendRequest
+	appendStmts appendStmts // prepared on write
+	// subscriptions is asked after every move, for the player whose turn
+	// it is: prepared once, on read.
+	subscriptions *sql.Stmt
+	closing       chan struct{} // closed by Close
+	stopped       chan struct{} // closed when commitAppends has returned
+	once          sync.Once
 }
 
 // migrations run in order, each in its own transaction; the schema's
@@ -129,6 +133,17 @@ func OpenSQLite(path string) (*SQLite, error) {
 		write.Close()
 		return nil, err
 	}
+	if s.subscriptions, err = s.read.Prepare(`SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = ? AND seat = ?`); err != nil {
+		write.Close()
+		s.read.Close()
+		return nil, fmt.Errorf("preparing %s: %w", path, err)
+	}
+	if err := s.prepareAppends(); err != nil {
+		s.subscriptions.Close()
+		write.Close()
+		s.read.Close()
+		return nil, fmt.Errorf("preparing %s: %w", path, err)
+	}
 	s.appends = make(chan appendRequest)
 	s.closing = make(chan struct{})
 	s.stopped = make(chan struct{})
@@ -195,7 +210,7 @@ func (s *SQLite) migrate(ctx context.Context) error {
 func (s *SQLite) Close() error {
 	s.once.Do(func() { close(s.closing) })
 	<-s.stopped
-	return errors.Join(s.read.Close(), s.write.Close())
+	return errors.Join(s.closeAppends(), s.subscriptions.Close(), s.read.Close(), s.write.Close())
 }
 
 // Ping says whether the database can be read.
@@ -318,138 +333,6 @@ func (s *SQLite) load(ctx context.Context, id string) (Game, []Event, error) {
 		return Game{}, nil, fmt.Errorf("%d events stored, version %d", len(events), g.Version)
 	}
 	return g, events, nil
-}
-
-// Append adds events, numbered from the one after the last, and records
-// the ending they bring, if any: all of them or none. A taken number, or
-// a game already over, is ErrConflict, so exactly one of two racing
-// appends lands. It returns once the events are on disk.
-func (s *SQLite) Append(ctx context.Context, id string, events []Event, end *Ending) error {
-	if len(events) == 0 {
-		return fmt.Errorf("game %s: nothing to append", id)
-	}
-	req := appendRequest{id: id, events: events, end: end, done: make(chan error, 1)}
-	var err error
-	select {
-	case s.appends <- req:
-		// Once queued, the request is carried out whatever happens to
-		// ctx: its answer must say whether the events are stored.
-		err = <-req.done
-	case <-ctx.Done():
-		err = ctx.Err()
-	case <-s.closing:
-		err = errClosed
-	}
-	if err != nil {
-		return fmt.Errorf("game %s: appending event %d: %w", id, events[0].Seq, err)
-	}
-	return nil
-}
-
-var errClosed = errors.New("the store is closed")
-
-type appendRequest struct {
-	id     string
-	events []Event
-	end    *Ending
-	done   chan error
-}
-
-// maxBatch bounds how many appends share one transaction.
-const maxBatch = 128
-
-// commitAppends writes appends in batches: all the appends waiting when a
-// transaction starts go into it, each under a savepoint of its own, so a
-// refused one leaves the others be. One sync to disk then serves the whole
-// batch; under load that is what keeps moves quick.
-func (s *SQLite) commitAppends() {
-	defer close(s.stopped)
-	for {
-		var batch []appendRequest
-		select {
-		case req := <-s.appends:
-			batch = append(batch, req)
-		case <-s.closing:
-			return
-		}
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case req := <-s.appends:
-				batch = append(batch, req)
-			default:
-				break more
-			}
-		}
-		results := make([]error, len(batch))
-		err := s.tx(context.Background(), func(tx *sql.Tx) error {
-			for i, req := range batch {
-				if results[i] = appendOne(tx, req); results[i] != nil && !errors.Is(results[i], ErrConflict) && !errors.Is(results[i], ErrNotFound) {
-					return results[i]
-				}
-			}
-			return nil
-		})
-		for i, req := range batch {
-			if err != nil {
-				req.done <- err
-			} else {
-				req.done <- results[i]
-			}
-		}
-	}
-}
-
-func appendOne(tx *sql.Tx, req appendRequest) error {
-	ctx := context.Background()
-	if _, err := tx.ExecContext(ctx, `SAVEPOINT event`); err != nil {
-		return err
-	}
-	err := func() error {
-		var version int
-		var status string
-		err := tx.QueryRowContext(ctx, `SELECT version, status FROM games WHERE id = ?`, req.id).Scan(&version, &status)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		if req.events[0].Seq != version+1 || status == "over" && (req.end != nil || !AfterEnd(req.events)) {
-			return ErrConflict
-		}
-		for i, e := range req.events {
-			if e.Seq != version+1+i {
-				return fmt.Errorf("%w: event %d cannot follow %d", ErrConflict, e.Seq, version+i)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
-				req.id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
-				return err
-			}
-		}
-		last := req.events[len(req.events)-1]
-		if status == "over" {
-			// What follows the end leaves the result be.
-			_, err = tx.ExecContext(ctx, `UPDATE games SET version = ?, updated_at = ? WHERE id = ?`, last.Seq, last.At.UnixMilli(), req.id)
-			return err
-		}
-		status, winner, reason := "playing", "", ""
-		if req.end != nil {
-			status, winner, reason = "over", req.end.Winner, req.end.Reason
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE games SET version = ?, status = ?, winner = ?, reason = ?, updated_at = ? WHERE id = ?`,
-			last.Seq, status, winner, reason, last.At.UnixMilli(), req.id)
-		return err
-	}()
-	if err != nil {
-		if _, rbErr := tx.ExecContext(ctx, `ROLLBACK TO event`); rbErr != nil {
-			return rbErr
-		}
-	}
-	if _, relErr := tx.ExecContext(ctx, `RELEASE event`); relErr != nil {
-		return relErr
-	}
-	return err
 }
 
 // Join fills the free seat with a secret's hash, and keeps the key the
@@ -619,7 +502,7 @@ func (s *SQLite) Unsubscribe(ctx context.Context, gameID, seat, endpoint string)
 
 // Subscriptions lists the push subscriptions of a game's seat.
 func (s *SQLite) Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = ? AND seat = ?`, gameID, seat)
+	rows, err := s.subscriptions.QueryContext(ctx, gameID, seat)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
 	}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -659,35 +661,54 @@ func BenchmarkAppend(b *testing.B) {
 }
 
 // BenchmarkAppendParallel measures moves stored per second when many
-// games move at once: 16 per core, each append for a game of its own.
+// games move at once, each append for a game of its own: 32 games (16 per
+// core), and 1,000 as in a load test of 1,000 games played flat out. It
+// also reports the process's CPU time per append.
 func BenchmarkAppendParallel(b *testing.B) {
 	for _, name := range []string{"sqlite", "postgres"} {
-		b.Run(name, func(b *testing.B) {
-			s := benchStores[name](b)
-			defer s.Close()
-			ctx := b.Context()
-			var next sync.Mutex
-			n := 0
-			b.SetParallelism(16)
-			b.RunParallel(func(pb *testing.PB) {
-				next.Lock()
-				n++
-				id := fmt.Sprintf("parallel%02d", n)
-				next.Unlock()
-				if err := s.Create(ctx, sample(id)); err != nil {
-					b.Error(err)
-					return
-				}
-				at := time.Now()
-				for seq := 1; pb.Next(); seq++ {
-					if err := s.Append(ctx, id, []Event{{Seq: seq, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil); err != nil {
-						b.Error(err)
-						return
+		for _, games := range []int{32, 1000} {
+			b.Run(fmt.Sprintf("%s/games=%d", name, games), func(b *testing.B) {
+				s := benchStores[name](b)
+				defer s.Close()
+				ctx := b.Context()
+				procs := runtime.GOMAXPROCS(0)
+				b.SetParallelism((games + procs - 1) / procs)
+				// Every goroutine RunParallel starts gets a game made
+				// before the clock starts.
+				ids := make(chan string, (games+procs-1)/procs*procs)
+				for i := range cap(ids) {
+					id := fmt.Sprintf("parallel%04d", i)
+					if err := s.Create(ctx, sample(id)); err != nil {
+						b.Fatal(err)
 					}
+					ids <- id
 				}
+				cpu := cpuTime(b)
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					id := <-ids
+					at := time.Now()
+					for seq := 1; pb.Next(); seq++ {
+						if err := s.Append(ctx, id, []Event{{Seq: seq, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+				b.ReportMetric(float64((cpuTime(b)-cpu).Microseconds())/float64(b.N), "cpu-µs/op")
 			})
-		})
+		}
 	}
+}
+
+// cpuTime is the CPU time the process has used so far, in user and
+// kernel mode.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // Instances started together on a new PostgreSQL database bring its schema

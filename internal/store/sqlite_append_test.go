@@ -1,0 +1,275 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// request makes the request of an append as Append makes it.
+func request(id string, end *Ending, events ...Event) appendRequest {
+	return appendRequest{id: id, events: events, end: end, done: make(chan error, 1)}
+}
+
+func move(seq int, text string) Event {
+	return Event{Seq: seq, Kind: "move", Seat: "white", Move: text, At: time.UnixMilli(1_790_000_000_000)}
+}
+
+// One transaction holds appends to many games: each is checked on its own,
+// a refused one leaves the others be, and of two for the same number in
+// the same batch the first lands.
+func TestBatchChecksEachAppend(t *testing.T) {
+	s := openSQLiteTest(t)
+	ctx := t.Context()
+	const games = 50
+	var batch []appendRequest
+	for i := range games {
+		id := fmt.Sprintf("game%06d", i)
+		if err := s.Create(ctx, sample(id)); err != nil {
+			t.Fatal(err)
+		}
+		batch = append(batch, request(id, nil, move(1, "first")))
+	}
+	over := request("game000001", &Ending{Winner: "white", Reason: "ring"}, move(2, "e5"))
+	stale := request("game000000", nil, move(1, "second"))
+	gap := request("game000002", nil, move(2, "x"), move(4, "y"))
+	unknown := request("nonexistent", nil, move(1, "x"))
+	afterEnd := request("game000001", nil, move(3, "late"))
+	rematch := request("game000001", nil, Event{Seq: 3, Kind: "rematch", Seat: "black", At: time.UnixMilli(1_790_000_000_000)})
+	batch = append(batch, over, stale, gap, unknown, afterEnd, rematch)
+	s.writeBatch(batch)
+
+	for i, req := range batch {
+		err := <-req.done
+		switch {
+		case i < games || i == len(batch)-1 || req.id == over.id && req.end != nil:
+			if err != nil {
+				t.Errorf("append %d to %s: %v", req.events[0].Seq, req.id, err)
+			}
+		case req.id == unknown.id:
+			if !errors.Is(err, ErrNotFound) {
+				t.Errorf("append to an unknown game: %v", err)
+			}
+		default:
+			if !errors.Is(err, ErrConflict) {
+				t.Errorf("append %d to %s: %v, want a conflict", req.events[0].Seq, req.id, err)
+			}
+		}
+	}
+	for i := range games {
+		id := fmt.Sprintf("game%06d", i)
+		g, events, err := s.Load(ctx, id)
+		want := []string{"first"}
+		if i == 1 {
+			want = []string{"first", "e5", ""}
+		}
+		var moves []string
+		for _, e := range events {
+			moves = append(moves, e.Move)
+		}
+		if err != nil || g.Version != len(want) || strings.Join(moves, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: version %d, moves %q, %v; want %q", id, g.Version, moves, err, want)
+		}
+		if i == 1 && (g.Status != "over" || g.Winner != "white") {
+			t.Errorf("%s: %s, winner %q; want over, won by white", id, g.Status, g.Winner)
+		}
+	}
+}
+
+// An append the database fails (not a refusal: here a trigger aborts it
+// after its game was updated) fails alone; the others in its batch land,
+// and its game is left as it was.
+func TestBatchFailureFailsOnlyItsAppend(t *testing.T) {
+	s := openSQLiteTest(t)
+	ctx := t.Context()
+	if _, err := s.write.ExecContext(ctx, `CREATE TRIGGER refuse_boom BEFORE INSERT ON events WHEN NEW.move = 'boom'
+		BEGIN SELECT RAISE(ABORT, 'boom is refused'); END`); err != nil {
+		t.Fatal(err)
+	}
+	var batch []appendRequest
+	for i := range 20 {
+		id := fmt.Sprintf("game%06d", i)
+		if err := s.Create(ctx, sample(id)); err != nil {
+			t.Fatal(err)
+		}
+		text := "e5"
+		if i == 7 {
+			text = "boom"
+		}
+		batch = append(batch, request(id, nil, move(1, "d4"), move(2, text)))
+	}
+	s.writeBatch(batch)
+	for i, req := range batch {
+		err := <-req.done
+		if i == 7 {
+			if err == nil || refused(err) || !strings.Contains(err.Error(), "boom is refused") {
+				t.Errorf("the failing append: %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("append to %s beside a failing one: %v", req.id, err)
+		}
+	}
+	for i, req := range batch {
+		want := 2
+		if i == 7 {
+			want = 0
+		}
+		if g, events, err := s.Load(ctx, req.id); err != nil || g.Version != want || len(events) != want {
+			t.Errorf("%s: version %d, %d events, %v; want %d", req.id, g.Version, len(events), err, want)
+		}
+	}
+}
+
+// Many games moving at once, each one move after the other as players
+// do: every move lands, in order.
+func TestManyGamesMoveAtOnce(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		const games, moves = 100, 20
+		var wg sync.WaitGroup
+		for i := range games {
+			id := fmt.Sprintf("game%06d", i)
+			if err := s.Create(ctx, sample(id)); err != nil {
+				t.Fatal(err)
+			}
+			wg.Go(func() {
+				for seq := 1; seq <= moves; seq++ {
+					if err := s.Append(ctx, id, []Event{move(seq, strconv.Itoa(seq))}, nil); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for i := range games {
+			id := fmt.Sprintf("game%06d", i)
+			g, events, err := s.Load(ctx, id)
+			if err != nil || g.Version != moves || len(events) != moves {
+				t.Fatalf("%s: version %d, %d events, %v", id, g.Version, len(events), err)
+			}
+			for j, e := range events {
+				if e.Seq != j+1 || e.Move != strconv.Itoa(j+1) {
+					t.Fatalf("%s: event %d is %+v", id, j+1, e)
+				}
+			}
+		}
+	})
+}
+
+// killChild, set in the environment, makes the test binary the process
+// that appends until it is killed: the database file's path.
+const killChild = "BRETTER_STORE_KILL_CHILD"
+
+// Every append that was answered survives kill -9 of the process in the
+// middle of its batches: many games move at once, the process says each
+// move that was answered, and is killed.
+func TestAnsweredAppendsSurviveKill(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	const games = 100
+	s, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range games {
+		if err := s.Create(t.Context(), sample(fmt.Sprintf("game%06d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), killChild+"="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	answered := map[string]int{}
+	killed := false
+	lines := bufio.NewScanner(out)
+	for n := 0; lines.Scan(); n++ {
+		id, text, _ := strings.Cut(lines.Text(), " ")
+		seq, err := strconv.Atoi(text)
+		if err != nil {
+			t.Fatalf("the appending process said %q", lines.Text())
+		}
+		answered[id] = seq
+		if n == 3000 {
+			killed = cmd.Process.Kill() == nil
+		}
+	}
+	if err := cmd.Wait(); !killed || err == nil {
+		t.Fatalf("the appending process ended before it was killed: %v", err)
+	}
+	if len(answered) < games/2 {
+		t.Fatalf("only %d games had a move answered before the kill", len(answered))
+	}
+
+	s, err = OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for id, seq := range answered {
+		g, events, err := s.Load(t.Context(), id)
+		if err != nil || g.Version < seq || len(events) != g.Version {
+			t.Fatalf("%s: move %d was answered; after the kill version %d, %d events, %v", id, seq, g.Version, len(events), err)
+		}
+	}
+}
+
+// TestMain lets the test binary be the process that
+// TestAnsweredAppendsSurviveKill kills.
+func TestMain(m *testing.M) {
+	if path := os.Getenv(killChild); path != "" {
+		appendUntilKilled(path)
+	}
+	os.Exit(m.Run())
+}
+
+// appendUntilKilled moves in every game of the database at path, and
+// writes each move's game and number once its append has returned.
+func appendUntilKilled(path string) {
+	s, err := OpenSQLite(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var mu sync.Mutex
+	for i := range 100 {
+		id := fmt.Sprintf("game%06d", i)
+		go func() {
+			for seq := 1; ; seq++ {
+				if err := s.Append(context.Background(), id, []Event{move(seq, "e5")}, nil); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				// Each line goes straight to the pipe, unbuffered.
+				mu.Lock()
+				fmt.Fprintf(os.Stdout, "%s %d\n", id, seq)
+				mu.Unlock()
+			}
+		}()
+	}
+	select {}
+}
