@@ -108,11 +108,15 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	undo.add(func() { s.conns.close(client) })
 	// Accept refuses pages of other sites: the Origin must be this host,
 	// or the public URL's, which a proxy may not pass on as the Host.
-	conn, err := websocket.Accept(w, r, s.acceptOptions)
+	sw := &smallBuffers{ResponseWriter: w}
+	conn, err := websocket.Accept(sw, r, s.acceptOptions)
 	if err != nil {
 		return
 	}
 	undo.add(func() { conn.CloseNow() })
+	// Only the writer is kept: the ResponseWriter would keep all of
+	// net/http's state of the request.
+	out := sw.out
 	conn.SetReadLimit(maxMessage)
 	s.hub.metrics.sockets.Inc()
 	undo.add(s.hub.metrics.sockets.Dec)
@@ -126,10 +130,18 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	undo.add(func() { s.hub.unsubscribe(id, sub) })
-	sub.attach(func(msg []byte) error {
+	// What has gathered in the queue goes out in one write.
+	sub.attach(func(batch [][]byte) error {
 		wctx, done := context.WithTimeout(ctx, writeTimeout)
 		defer done()
-		return conn.Write(wctx, websocket.MessageText, msg)
+		out.begin()
+		for _, msg := range batch {
+			if err := conn.Write(wctx, websocket.MessageText, msg); err != nil {
+				out.end(writeTimeout)
+				return err
+			}
+		}
+		return out.end(writeTimeout)
 	}, func() {
 		conn.Close(websocket.StatusTryAgainLater, "too slow or shutting down: reconnect")
 	})
