@@ -125,3 +125,28 @@ func TestBatchWriter(t *testing.T) {
 		t.Errorf("writes %q, want %q", c.writes, want)
 	}
 }
+
+// A page's reader goes on reading while a message is carried out, and
+// the messages are carried out in the order they came.
+func TestInboxKeepsReading(t *testing.T) {
+	var in inbox
+	release := make(chan struct{})
+	var got []string
+	carry := func(m pageMessage) {
+		<-release
+		got = append(got, string(m.data))
+	}
+	added := make(chan struct{})
+	go func() {
+		for _, s := range []string{"a", "b", "c"} {
+			in.add(pageMessage{data: []byte(s)}, carry)
+		}
+		close(added)
+	}()
+	<-added // a reader that waited for carry would never get here
+	close(release)
+	in.done.Wait()
+	if strings.Join(got, "") != "abc" {
+		t.Errorf("carried out %q, want a, b, c in order", got)
+	}
+}
