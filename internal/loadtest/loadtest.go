@@ -313,12 +313,9 @@ func (r *run) startTable(t *table) {
 	}
 	r.tables[t] = struct{}{}
 	t.open.Store(int32(len(t.conns)))
-	r.readers.Add(len(t.conns))
 	r.mu.Unlock()
 	for _, c := range t.conns {
-		c.handle(c.first, time.Now())
-		c.first = nil
-		go c.read()
+		c.start()
 	}
 }
 
@@ -431,7 +428,15 @@ type conn struct {
 	seat string
 	name string // for error messages
 
-	first *message // the first message, read while setting up
+	// Each connection is read from the moment it is set up, so that it
+	// answers the site's pings however long the others take; what comes
+	// before the game starts waits.
+	startMu    sync.Mutex
+	started    bool
+	first      *message   // the first message, read while setting up
+	early      []*message // what came after it before the start
+	endedEarly bool       // the connection ended before the start...
+	endErr     error      // ...with this
 
 	// Only the reading goroutine uses these.
 	ply     int // moves seen
@@ -501,7 +506,37 @@ func (c *conn) connect(ctx context.Context, src net.IP, secret string) error {
 		ws.CloseNow()
 		return err
 	}
+	c.t.r.readers.Add(1)
+	go c.read()
 	return nil
+}
+
+// start handles what came before the game started, and from then on
+// every message as it comes.
+func (c *conn) start() {
+	c.startMu.Lock()
+	defer c.startMu.Unlock()
+	c.started = true
+	now := time.Now()
+	c.handle(c.first, now)
+	for _, m := range c.early {
+		c.handle(m, now)
+	}
+	c.first, c.early = nil, nil
+	if c.endedEarly {
+		c.finish(c.endErr)
+	}
+}
+
+// deliver handles m, or keeps it for the start.
+func (c *conn) deliver(m *message, at time.Time) {
+	c.startMu.Lock()
+	defer c.startMu.Unlock()
+	if !c.started {
+		c.early = append(c.early, m)
+		return
+	}
+	c.handle(m, at)
 }
 
 // read handles every message until the connection closes.
@@ -526,8 +561,19 @@ func (c *conn) read() {
 			c.t.r.fail(fmt.Errorf("%s of game %s: an unreadable message: %w", c.name, c.t.id, bad))
 			continue
 		}
-		c.handle(m, at)
+		c.deliver(m, at)
 	}
+	c.startMu.Lock()
+	defer c.startMu.Unlock()
+	if !c.started {
+		c.endedEarly, c.endErr = true, err
+		return
+	}
+	c.finish(err)
+}
+
+// finish counts the end of a started connection, with err.
+func (c *conn) finish(err error) {
 	t := c.t
 	if !c.over && t.over.Load() < 2 && !t.aborted.Load() && !t.r.stopping.Load() {
 		t.r.fail(fmt.Errorf("%s of game %s: the connection ended: %w", c.name, t.id, err))

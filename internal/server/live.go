@@ -18,10 +18,10 @@ type subscriber struct {
 
 	mu      sync.Mutex
 	queue   [][]byte
-	writing bool               // a writer runs (or the page failed: none will)
-	write   func([]byte) error // sends one message to the page; nil until attached
-	stop    func()             // closes the page, asking it to reconnect
-	gone    chan struct{}      // closed when the page must go: too slow, or shutting down
+	writing bool                 // a writer runs (or the page failed: none will)
+	write   func([][]byte) error // sends messages to the page; nil until attached
+	stop    func()               // closes the page, asking it to reconnect
+	gone    chan struct{}        // closed when the page must go: too slow, or shutting down
 	once    sync.Once
 }
 
@@ -65,9 +65,9 @@ func (s *subscriber) push(msg []byte) bool {
 	return true
 }
 
-// attach gives the page its connection: write sends one message, stop
+// attach gives the page its connection: write sends messages, stop
 // closes it. What waits already is written at once.
-func (s *subscriber) attach(write func([]byte) error, stop func()) {
+func (s *subscriber) attach(write func([][]byte) error, stop func()) {
 	s.mu.Lock()
 	s.write, s.stop = write, stop
 	start := !s.writing && len(s.queue) > 0
@@ -97,11 +97,9 @@ func (s *subscriber) flush() {
 		}
 		write := s.write
 		s.mu.Unlock()
-		for _, msg := range batch {
-			if err := write(msg); err != nil {
-				s.drop()
-				return
-			}
+		if err := write(batch); err != nil {
+			s.drop()
+			return
 		}
 	}
 }

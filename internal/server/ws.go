@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -108,11 +109,15 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	undo.add(func() { s.conns.close(client) })
 	// Accept refuses pages of other sites: the Origin must be this host,
 	// or the public URL's, which a proxy may not pass on as the Host.
-	conn, err := websocket.Accept(w, r, s.acceptOptions)
+	sw := &smallBuffers{ResponseWriter: w}
+	conn, err := websocket.Accept(sw, r, s.acceptOptions)
 	if err != nil {
 		return
 	}
 	undo.add(func() { conn.CloseNow() })
+	// Only the writer is kept: the ResponseWriter would keep all of
+	// net/http's state of the request.
+	out := sw.out
 	conn.SetReadLimit(maxMessage)
 	s.hub.metrics.sockets.Inc()
 	undo.add(s.hub.metrics.sockets.Dec)
@@ -126,10 +131,18 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	undo.add(func() { s.hub.unsubscribe(id, sub) })
-	sub.attach(func(msg []byte) error {
+	// What has gathered in the queue goes out in one write.
+	sub.attach(func(batch [][]byte) error {
 		wctx, done := context.WithTimeout(ctx, writeTimeout)
 		defer done()
-		return conn.Write(wctx, websocket.MessageText, msg)
+		out.begin()
+		for _, msg := range batch {
+			if err := conn.Write(wctx, websocket.MessageText, msg); err != nil {
+				out.end(writeTimeout)
+				return err
+			}
+		}
+		return out.end(writeTimeout)
 	}, func() {
 		conn.Close(websocket.StatusTryAgainLater, "too slow or shutting down: reconnect")
 	})
@@ -153,29 +166,91 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	handedOver = true
 	go func() {
 		defer undo.run()
-		s.readPage(ctx, conn, id, secret, client, sub)
+		s.readPage(ctx, cancel, conn, id, secret, client, sub)
 	}()
 }
 
-// readPage carries out what a page sends until it goes.
-func (s *Server) readPage(ctx context.Context, conn *websocket.Conn, id, secret, client string, sub *subscriber) {
+// readPage reads what a page sends until it goes. Another goroutine,
+// running only while messages wait, carries them out in order: the reader
+// keeps reading (and so answering pings) while a move waits for the
+// store, and the deep stack of a move is not kept by every idle page.
+func (s *Server) readPage(ctx context.Context, stop func(), conn *websocket.Conn, id, secret, client string, sub *subscriber) {
+	var in inbox
+	// What was read before the page went is still carried out.
+	defer in.done.Wait()
+	carry := func(m pageMessage) {
+		var rep reply
+		ok := true
+		switch {
+		case m.typ != websocket.MessageText:
+			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "only text messages are understood"))
+		case !utf8.Valid(m.data):
+			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "the message is not valid UTF-8"))
+		default:
+			rep, ok = s.handleMessage(ctx, client, id, secret, sub, m.data)
+		}
+		if ok && !sub.push(encode(rep)) {
+			stop() // cannot keep up: the page reconnects and resumes
+		}
+	}
 	for {
 		typ, data, err := conn.Read(ctx)
 		if err != nil {
 			return
 		}
-		var rep reply
-		ok := true
-		switch {
-		case typ != websocket.MessageText:
-			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "only text messages are understood"))
-		case !utf8.Valid(data):
-			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "the message is not valid UTF-8"))
-		default:
-			rep, ok = s.handleMessage(ctx, client, id, secret, sub, data)
+		in.add(pageMessage{typ, data}, carry)
+	}
+}
+
+type pageMessage struct {
+	typ  websocket.MessageType
+	data []byte
+}
+
+// maxWaiting is how many messages of a page may wait to be carried out
+// before its reader waits for them.
+const maxWaiting = 16
+
+// An inbox holds what a page sent until it is carried out.
+type inbox struct {
+	mu      sync.Mutex
+	queue   []pageMessage
+	running bool
+	done    sync.WaitGroup // the goroutine carrying messages out
+}
+
+// add queues m and starts a goroutine to carry out what waits if none
+// runs. Only the page's reader calls it; when too much waits, it waits
+// until all is done.
+func (in *inbox) add(m pageMessage, carry func(pageMessage)) {
+	in.mu.Lock()
+	in.queue = append(in.queue, m)
+	start := !in.running
+	in.running = true
+	full := len(in.queue) >= maxWaiting
+	in.mu.Unlock()
+	if start {
+		in.done.Add(1)
+		go in.work(carry)
+	}
+	if full {
+		in.done.Wait()
+	}
+}
+
+func (in *inbox) work(carry func(pageMessage)) {
+	defer in.done.Done()
+	for {
+		in.mu.Lock()
+		batch := in.queue
+		in.queue = nil
+		in.running = len(batch) > 0
+		in.mu.Unlock()
+		if len(batch) == 0 {
+			return
 		}
-		if ok && !sub.push(encode(rep)) {
-			return // cannot keep up: the page reconnects and resumes
+		for _, m := range batch {
+			carry(m)
 		}
 	}
 }
