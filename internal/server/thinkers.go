@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"log/slog"
-	"runtime"
 	"sync"
 )
 
@@ -67,14 +66,12 @@ func (t *thinkers) close() {
 }
 
 func (t *thinkers) run(ctx context.Context) {
-	// Each thinker has an OS thread of its own at the lowest priority, so
-	// that the kernel runs the relay of people's moves first whenever both
-	// want a core. The thread is never unlocked: it ends with the thinker,
-	// and no other goroutine ever runs at its priority.
-	runtime.LockOSThread()
-	if err := lowerThreadPriority(); err != nil {
-		t.log.Warn("computer: cannot lower the searches' priority", "err", err)
-	}
+	// The searches run at the process's own priority. Run at the lowest
+	// (nice 19, each on a thread of its own), they made the relay of
+	// people's moves slower, not faster, on a busy machine: the kernel
+	// left the low thread waiting, and every stop of the world for the
+	// garbage collector waited for it too. The pool's size is what keeps
+	// a core free for the relay.
 	for {
 		t.mu.Lock()
 		for len(t.queue) == 0 && !t.closed {
