@@ -35,7 +35,7 @@ const (
 // level 7 stays far enough below level 8's time not to win a game from it.
 var budgets = map[string][7]int{
 	"havannah": {3, 20, 80, 350, 1500, 5000, 15000},
-	"dvonn":    {100, 150, 1000, 10000, 30000, 300000, 1000000},
+	"dvonn":    {100, 150, 1000, 10000, 30000, 100000, 1000000},
 	"fanorona": {30, 100, 300, 1000, 3000, 10000, 30000},
 }
 
