@@ -12,14 +12,25 @@ import (
 // import … from './x.js' and export … from './x.js'.
 var staticImport = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](\.{1,2}/[^'"]+)['"]|^\s*import\s*['"](\.{1,2}/[^'"]+)['"]`)
 
-// moduleGraph maps each script under static/js ("js/game.js") to the
-// scripts it imports statically.
-func moduleGraph() (map[string][]string, error) {
+// dynamicImport finds a module's imports on demand of its siblings by a
+// fixed name: import('./x.js').
+var dynamicImport = regexp.MustCompile(`\bimport\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)`)
+
+// module is what the site needs to know of one script: the scripts it
+// imports statically and on demand, and the strings it names.
+type module struct {
+	imports, lazy []string
+	literals      []string
+}
+
+// moduleGraph maps each script under static/js ("js/game.js") to what it
+// imports and names.
+func moduleGraph() (map[string]module, error) {
 	sub, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err
 	}
-	graph := map[string][]string{}
+	graph := map[string]module{}
 	err = fs.WalkDir(sub, "js", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".js") {
 			return err
@@ -28,32 +39,41 @@ func moduleGraph() (map[string][]string, error) {
 		if err != nil {
 			return err
 		}
-		graph[p] = []string{}
-		for _, m := range staticImport.FindAllStringSubmatch(string(src), -1) {
-			target := m[1] + m[2]
-			graph[p] = append(graph[p], path.Join(path.Dir(p), target))
+		text := string(src)
+		m := module{imports: []string{}, literals: literals(text)}
+		for _, i := range staticImport.FindAllStringSubmatch(text, -1) {
+			m.imports = append(m.imports, path.Join(path.Dir(p), i[1]+i[2]))
 		}
+		for _, i := range dynamicImport.FindAllStringSubmatch(text, -1) {
+			m.lazy = append(m.lazy, path.Join(path.Dir(p), i[1]))
+		}
+		graph[p] = m
 		return nil
 	})
 	return graph, err
 }
 
-// modules lists the entry scripts and everything they import, directly or
-// not, sorted: what a page preloads so that the browser fetches them all
-// at once instead of one import after another.
-func (s *Site) modules(entries ...string) []string {
+// reach lists the entry scripts and everything they import, directly or
+// not (on demand too when lazy is set), sorted.
+func reach(graph map[string]module, lazy bool, entries ...string) []string {
 	seen := map[string]bool{}
 	var walk func(string)
 	walk = func(p string) {
 		if seen[p] {
 			return
 		}
-		if _, ok := s.graph[p]; !ok {
+		m, ok := graph[p]
+		if !ok {
 			return // not a script of ours
 		}
 		seen[p] = true
-		for _, q := range s.graph[p] {
+		for _, q := range m.imports {
 			walk(q)
+		}
+		if lazy {
+			for _, q := range m.lazy {
+				walk(q)
+			}
 		}
 	}
 	for _, e := range entries {
@@ -67,58 +87,26 @@ func (s *Site) modules(entries ...string) []string {
 	return out
 }
 
-// dynamicImport finds a module's imports on demand of its siblings by a
-// fixed name: import('./x.js').
-var dynamicImport = regexp.MustCompile(`\bimport\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)`)
+// modules lists the entry scripts and everything they import statically:
+// what a page preloads so that the browser fetches them all at once
+// instead of one import after another.
+func (s *Site) modules(entries ...string) []string { return reach(s.graph, false, entries...) }
 
 // messageKeys tells which messages the scripts reachable from entries,
 // statically or on demand, may ask for. A script names a message in
 // full ('status.your_turn') or builds it from a beginning ('result.' +
 // reason, `offer.${kind}_sent`); a string of a script that ends in a dot
 // or an underscore is taken as such a beginning.
-func messageKeys(entries ...string) (func(key string) bool, error) {
-	sub, err := fs.Sub(staticFS, "static")
-	if err != nil {
-		return nil, err
-	}
+func messageKeys(graph map[string]module, entries ...string) func(key string) bool {
 	exact := map[string]bool{}
 	var prefixes []string
-	seen := map[string]bool{}
-	var walk func(p string) error
-	walk = func(p string) error {
-		if seen[p] {
-			return nil
-		}
-		seen[p] = true
-		src, err := fs.ReadFile(sub, p)
-		if err != nil {
-			return err
-		}
-		text := string(src)
-		for _, s := range literals(text) {
+	for _, p := range reach(graph, true, entries...) {
+		for _, s := range graph[p].literals {
 			if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "_") {
 				prefixes = append(prefixes, s)
 			} else {
 				exact[s] = true
 			}
-		}
-		var next []string
-		for _, m := range staticImport.FindAllStringSubmatch(text, -1) {
-			next = append(next, m[1]+m[2])
-		}
-		for _, m := range dynamicImport.FindAllStringSubmatch(text, -1) {
-			next = append(next, m[1])
-		}
-		for _, q := range next {
-			if err := walk(path.Join(path.Dir(p), q)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, e := range entries {
-		if err := walk(e); err != nil {
-			return nil, err
 		}
 	}
 	return func(key string) bool {
@@ -131,5 +119,5 @@ func messageKeys(entries ...string) (func(key string) bool, error) {
 			}
 		}
 		return false
-	}, nil
+	}
 }

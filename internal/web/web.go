@@ -44,7 +44,7 @@ type Site struct {
 	rules    map[string]*template.Template // by game and language, "havannah.de"
 	version  string                        // of the static files, for cache busting
 	packed   compressed
-	graph    map[string][]string // scripts and what they import
+	graph    map[string]module // scripts, what they import and name
 	// scriptKeys tells, by game, which messages the scripts of its game
 	// page may ask for.
 	scriptKeys map[string]func(key string) bool
@@ -68,9 +68,7 @@ func New(games []game.Game) (*Site, error) {
 	}
 	s.scriptKeys = map[string]func(string) bool{}
 	for _, g := range games {
-		if s.scriptKeys[g.Name], err = messageKeys("js/page.js", "js/game.js", "js/boards/"+g.Name+".js"); err != nil {
-			return nil, err
-		}
+		s.scriptKeys[g.Name] = messageKeys(s.graph, "js/page.js", "js/game.js", "js/boards/"+g.Name+".js")
 	}
 	if s.styleHashes, err = s.hashStyles(); err != nil {
 		return nil, err
