@@ -198,7 +198,7 @@ func appendOne(stmts *appendStmts, req appendRequest) error {
 	}
 	if n == 0 {
 		// The number is taken, the game is over or there is no such game;
-		// only an offer of a new game, or its refusal, may follow the end.
+		// only what AfterEnd allows may follow the end.
 		if req.end == nil && AfterEnd(req.events) {
 			res, err = stmts[appendAfterEnd].Exec(last.Seq, last.At.UnixMilli(), req.id, first.Seq-1)
 			if err != nil {
