@@ -154,7 +154,11 @@ func (s *Searcher) searchAlphaBeta(ctx context.Context) (Result, error) {
 	}
 
 	best, bestScore, depthDone := order[0], int32(0), 0
-	for depth := 1; depth < abMaxPly-1 && len(root) > 1; depth++ {
+	maxDepth := abMaxPly - 2
+	if s.cfg.Depth > 0 {
+		maxDepth = min(maxDepth, s.cfg.Depth)
+	}
+	for depth := 1; depth <= maxDepth && len(root) > 1; depth++ {
 		if depth > 1 && ab.limit > 0 && time.Since(ab.start) > ab.limit/2 {
 			break
 		}
@@ -186,6 +190,7 @@ func (s *Searcher) searchAlphaBeta(ctx context.Context) (Result, error) {
 		Iterations: ab.evaluated,
 		Nodes:      ab.used,
 		Value:      abValue(bestScore),
+		Depth:      depthDone,
 		Elapsed:    time.Since(ab.start),
 	}
 	switch {

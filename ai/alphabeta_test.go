@@ -86,6 +86,42 @@ func TestAlphaBetaForcedMove(t *testing.T) {
 	t.Skip("no forced pass in 200 random games")
 }
 
+// TestAlphaBetaDepth: Depth stops the deepening there, however many
+// positions the budget would still allow, and the result says how deep
+// it went.
+func TestAlphaBetaDepth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	checked := 0
+	for _, ply := range []int{10, 55, 60} {
+		s := randomPosition(dvonn.New(), ply, rng)
+		if s.Outcome().Over || len(s.Legal(nil)) < 2 {
+			continue
+		}
+		var evaluated []int
+		for depth := 1; depth <= 3; depth++ {
+			cfg := abConfig(1 << 30)
+			cfg.Depth = depth
+			r := search(t, s, cfg)
+			if r.Proof != 0 {
+				break // a proof ends the deepening early
+			}
+			if r.Depth != depth {
+				t.Errorf("ply %d, depth %d: result says %d", s.Ply(), depth, r.Depth)
+			}
+			evaluated = append(evaluated, r.Iterations)
+			checked++
+		}
+		for i := 1; i < len(evaluated); i++ {
+			if evaluated[i] <= evaluated[i-1] {
+				t.Errorf("ply %d: positions by depth %v, want more at each depth", s.Ply(), evaluated)
+			}
+		}
+	}
+	if checked < 6 {
+		t.Fatalf("only %d searches checked", checked)
+	}
+}
+
 func TestAlphaBetaSameBudgetSameMoves(t *testing.T) {
 	play := func() []game.Move {
 		s := randomPosition(dvonn.New(), 40, rand.New(rand.NewPCG(2, 2)))

@@ -37,6 +37,9 @@ type Config struct {
 	// tree search, for games with a good Evaluator; Iterations then
 	// bounds the positions it evaluates.
 	AlphaBeta bool
+	// Depth, when above 0, is the deepest iteration of the alpha-beta
+	// search, in moves; the search stops there even with budget left.
+	Depth int
 
 	// Temperature above 0 picks the move at random, each with a chance in
 	// proportion to visits^(1/Temperature), among the Choices most visited
@@ -69,6 +72,7 @@ type Result struct {
 	Nodes      int     // nodes in the tree after it
 	Value      float32 // the move's mean result for the mover: 1 win, 0 loss
 	Proof      int8    // +1: the move wins by force; -1: every move loses by force
+	Depth      int     // alpha-beta: the deepest iteration it finished
 	Elapsed    time.Duration
 }
 

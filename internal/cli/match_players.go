@@ -51,7 +51,7 @@ func parsePlayerSpec(g game.Game, opts game.Options, text string) (playerSpec, e
 	}
 	kind, arg, ok := strings.Cut(text, ":")
 	if !ok || arg == "" {
-		return playerSpec{}, fmt.Errorf("player %q: want level:N, iter:N, time:D, greedy, gtp:COMMAND or codecup:COMMAND", text)
+		return playerSpec{}, fmt.Errorf("player %q: want level:N, iter:N, depth:N, time:D, greedy, gtp:COMMAND or codecup:COMMAND", text)
 	}
 	p := playerSpec{text: text, kind: kind}
 	switch kind {
@@ -70,6 +70,16 @@ func parsePlayerSpec(g game.Game, opts game.Options, text string) (playerSpec, e
 		}
 		p.cfg = ai.Tuning(gameName)
 		p.cfg.Iterations = n
+	case "depth":
+		n, err := strconv.Atoi(arg)
+		if err != nil || n <= 0 {
+			return p, fmt.Errorf("player %q: the depth is a positive number of moves", text)
+		}
+		p.cfg = ai.Tuning(gameName)
+		if !p.cfg.AlphaBeta {
+			return p, fmt.Errorf("player %q: %s is not searched to a depth", text, gameName)
+		}
+		p.cfg.Depth, p.cfg.Time = n, ai.MaxThink
 	case "time":
 		d, err := time.ParseDuration(arg)
 		if err != nil || d <= 0 {

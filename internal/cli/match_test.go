@@ -97,6 +97,15 @@ func TestMatchLevels(t *testing.T) {
 	}
 }
 
+// DVONN's alpha-beta can be bounded by depth instead of positions.
+func TestMatchDepth(t *testing.T) {
+	out, code := runCmd(t, "", "match", "-game", "dvonn", "-a", "depth:2", "-b", "depth:1", "-games", "2", "-v")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	checkMatch(t, out, testGames[1], nil, 2)
+}
+
 // The same seed plays the same games when the budgets are iterations;
 // another seed plays others.
 func TestMatchSeed(t *testing.T) {
@@ -155,6 +164,8 @@ func TestMatchFlags(t *testing.T) {
 		{"-game", "dvonn", "-a", "level:9", "-b", "level:1"},
 		{"-game", "dvonn", "-a", "iter:x", "-b", "level:1"},
 		{"-game", "dvonn", "-a", "time:-1s", "-b", "level:1"},
+		{"-game", "dvonn", "-a", "depth:0", "-b", "level:1"},
+		{"-game", "havannah", "-a", "depth:3", "-b", "level:1"},
 		{"-game", "dvonn", "-a", "gtp:castro", "-b", "level:1"},
 		{"-game", "havannah", "-a", "gtp:/nonexistent/program", "-b", "level:1"},
 		{"-game", "havannah", "-a", "codecup:sh", "-b", "level:1"},
