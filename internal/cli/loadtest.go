@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"bretter/ai"
 	"bretter/game"
 	"bretter/internal/loadtest"
 )
@@ -25,6 +26,8 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	gameName := fs.String("game", "havannah", "the game to play, with its default options")
 	n := fs.Int("games", 100, "games played at once")
 	watchers := fs.Int("watchers", 0, "watchers of each game")
+	computer := fs.Int("computer", 0, "games against the computer, played beside the others")
+	level := fs.Int("level", ai.DefaultLevel, "the computer's level")
 	think := fs.String("think", "2s-10s", "how long a player thinks before each move: a range MIN-MAX or one duration")
 	duration := fs.Duration("duration", time.Minute, "how long to measure, after the games are set up")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
@@ -58,6 +61,10 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 		return bad("-games must be at least 1")
 	case *watchers < 0:
 		return bad("-watchers must not be negative")
+	case *computer < 0:
+		return bad("-computer must not be negative")
+	case *level < ai.MinLevel || *level > ai.MaxLevel:
+		return bad("-level must be between %d and %d", ai.MinLevel, ai.MaxLevel)
 	case *duration <= 0:
 		return bad("-duration must be positive")
 	case *pid < 0:
@@ -65,13 +72,13 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	}
 	if limit, err := raiseFileLimit(); err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest: raising the limit of open files: %v\n", err)
-	} else if need := uint64(*n) * uint64(2+*watchers); need+64 > limit {
+	} else if need := uint64(*n)*uint64(2+*watchers) + uint64(*computer); need+64 > limit {
 		fmt.Fprintf(stderr, "bretter loadtest: %d connections need more than the %d open files allowed\n", need, limit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	report, err := loadtest.Run(ctx, loadtest.Config{
-		Target: u, Game: *gameName, Games: *n, Watchers: *watchers,
+		Target: u, Game: *gameName, Games: *n, Watchers: *watchers, Computer: *computer, Level: *level,
 		ThinkMin: lo, ThinkMax: hi, Duration: *duration, PID: *pid, Progress: stderr,
 	})
 	if err != nil {

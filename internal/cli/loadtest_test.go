@@ -147,6 +147,38 @@ func TestLoadtestReplacesFinishedGames(t *testing.T) {
 	}
 }
 
+// Games against the computer are played beside the others: the
+// computer's answers are timed on their own, and the relay between
+// people counts only the games between people.
+func TestLoadtestBesideTheComputer(t *testing.T) {
+	url, seen := startSite(t)
+	out, errOut, code := runCmdErr("loadtest", "-url", url, "-games", "2", "-computer", "2", "-level", "1",
+		"-think", "20ms-60ms", "-duration", "3s", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var r loadtest.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r.Errors != 0 || r.Computer != 2 || r.Level != 1 {
+		t.Errorf("errors %d %q; %d games against level %d", r.Errors, r.FirstErrors, r.Computer, r.Level)
+	}
+	if r.Opponent.Count == 0 || r.ComputerLatency.Count == 0 || r.Moves != r.Opponent.Count {
+		t.Errorf("%d moves relayed, %d answers of the computer; %d moves", r.Opponent.Count, r.ComputerLatency.Count, r.Moves)
+	}
+	// Two players for each game between people, one for each against
+	// the computer.
+	if n := len(seen()); n < 2*2+2 {
+		t.Errorf("%d client addresses, want at least 6", n)
+	}
+
+	out, _, code = runCmdErr("loadtest", "-url", url, "-games", "1", "-computer", "1", "-think", "10ms-30ms", "-duration", "1s")
+	if code != 0 || !strings.Contains(out, "1 games against the computer at level 4") || !strings.Contains(out, "\ncomputer ") {
+		t.Errorf("text report, exit %d:\n%s", code, out)
+	}
+}
+
 func TestLoadtestRefusesBadArguments(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -164,6 +196,8 @@ func TestLoadtestRefusesBadArguments(t *testing.T) {
 		{[]string{"-url", "http://127.0.0.1:1", "-games", "0"}, "-games"},
 		{[]string{"-url", "http://127.0.0.1:1", "-game", "chess"}, "unknown game"},
 		{[]string{"-url", "http://127.0.0.1:1", "-duration", "0s"}, "-duration"},
+		{[]string{"-url", "http://127.0.0.1:1", "-computer", "-1"}, "-computer"},
+		{[]string{"-url", "http://127.0.0.1:1", "-computer", "2", "-level", "9"}, "-level must be between 1 and 8"},
 	} {
 		out, errOut, code := runCmdErr(append([]string{"loadtest"}, tt.args...)...)
 		if code != 2 || !strings.Contains(errOut, tt.want) || out != "" {

@@ -33,6 +33,8 @@ type Config struct {
 	Game               string   // the game's name, played with its default options
 	Games              int      // played at once; a finished game is replaced by a new one
 	Watchers           int      // per game
+	Computer           int      // games against the computer, played beside Games
+	Level              int      // the computer's level
 	ThinkMin, ThinkMax time.Duration
 	Duration           time.Duration
 	PID                int       // the server's process; 0: the one listening on the target's port
@@ -45,6 +47,8 @@ type Report struct {
 	Game            string   `json:"game"`
 	Games           int      `json:"games"`
 	Watchers        int      `json:"watchers_per_game"`
+	Computer        int      `json:"computer_games"`
+	Level           int      `json:"level,omitempty"`
 	Think           string   `json:"think"`
 	SetupSeconds    float64  `json:"setup_s"`
 	Seconds         float64  `json:"seconds"`
@@ -53,6 +57,7 @@ type Report struct {
 	MovesPerSecond  float64  `json:"moves_per_s"`
 	Opponent        Latency  `json:"opponent"`
 	WatchersLatency Latency  `json:"watchers"`
+	ComputerLatency Latency  `json:"computer"` // from a move to the computer's answer
 	Errors          int64    `json:"errors"`
 	FirstErrors     []string `json:"first_errors"`
 	Server          *Usage   `json:"server,omitempty"`
@@ -80,6 +85,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	report := &Report{
 		Target: cfg.Target.String(), Game: cfg.Game, Games: cfg.Games, Watchers: cfg.Watchers,
+		Computer: cfg.Computer, Level: cfg.Level,
 		Think: fmt.Sprintf("%s-%s", cfg.ThinkMin, cfg.ThinkMax), SetupSeconds: setup.Seconds(),
 	}
 	server, note := watchServer(cfg)
@@ -89,8 +95,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, t := range tables {
 		r.startTable(t)
 	}
-	for range failed {
-		r.setups.Go(r.replace)
+	for _, computer := range failed {
+		r.setups.Go(func() { r.replace(computer) })
 	}
 	tick := time.NewTicker(time.Second)
 	end := time.NewTimer(cfg.Duration)
@@ -132,38 +138,40 @@ wait:
 	report.GamesFinished = r.finished.Load()
 	report.Opponent = r.opponent.summary()
 	report.WatchersLatency = r.watchers.summary()
+	report.ComputerLatency = r.computer.summary()
 	report.Moves = report.Opponent.Count
 	report.MovesPerSecond = float64(report.Moves) / report.Seconds
 	report.Errors, report.FirstErrors = r.errs.get()
 	return report, nil
 }
 
-// setUp sets up the games, several at a time, and returns them with the
-// number of those that failed. Only a failure of the first is fatal: the
-// site is not there.
-func (r *run) setUp(ctx context.Context) ([]*table, int, error) {
-	first, err := r.newTable(ctx)
+// setUp sets up the games, several at a time, and returns them with
+// those that failed (true: against the computer). Only a failure of the
+// first is fatal: the site is not there.
+func (r *run) setUp(ctx context.Context) ([]*table, []bool, error) {
+	first, err := r.newTable(ctx, false)
 	if err != nil {
-		return nil, 0, fmt.Errorf("setting up a game at %s: %w", r.cfg.Target, err)
+		return nil, nil, fmt.Errorf("setting up a game at %s: %w", r.cfg.Target, err)
 	}
 	tables := []*table{first}
-	failed := 0
+	var failed []bool
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, setupParallel)
-	for range r.cfg.Games - 1 {
+	for i := range r.cfg.Games - 1 + r.cfg.Computer {
 		if ctx.Err() != nil {
 			break
 		}
+		computer := i >= r.cfg.Games-1
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			t, err := r.newTable(ctx)
+			t, err := r.newTable(ctx, computer)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
 				r.fail(err)
-				failed++
+				failed = append(failed, computer)
 				return
 			}
 			tables = append(tables, t)
@@ -208,9 +216,9 @@ type run struct {
 	mu     sync.Mutex
 	tables map[*table]struct{} // being played
 
-	finished           atomic.Int64
-	opponent, watchers histogram
-	errs               errorLog
+	finished                     atomic.Int64
+	opponent, watchers, computer histogram
+	errs                         errorLog
 }
 
 // source is the context key of the address a connection is dialled from.
@@ -260,33 +268,46 @@ func (r *run) post(ctx context.Context, src net.IP, path string, body, out any) 
 	return json.Unmarshal(data, out)
 }
 
-// newTable creates a game from one address, joins it from another,
-// connects both players and the watchers, each from its own address, and
-// reads what each is sent first. Nobody moves before startTable.
-func (r *run) newTable(ctx context.Context) (*table, error) {
+// newTable creates a game from one address and, unless it is against
+// the computer, joins it from another; it connects the players and the
+// watchers, each from its own address, and reads what each is sent
+// first. Nobody moves before startTable.
+func (r *run) newTable(ctx context.Context, computer bool) (*table, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	whiteIP, blackIP := r.addrs.take(), r.addrs.take()
+	whiteIP := r.addrs.take()
 	var created struct {
 		ID, Seat, Secret string
 		Invite           string `json:"invite_url"`
 	}
-	if err := r.post(ctx, whiteIP, "/api/games", map[string]string{"game": r.cfg.Game, "start": "me", "opponent": "friend"}, &created); err != nil {
+	req := map[string]any{"game": r.cfg.Game, "start": "me", "opponent": "friend"}
+	if computer {
+		req["opponent"], req["level"] = "computer", r.cfg.Level
+	}
+	if err := r.post(ctx, whiteIP, "/api/games", req, &created); err != nil {
 		return nil, fmt.Errorf("creating a game: %w", err)
 	}
-	var joined struct{ Seat, Secret string }
-	invite := created.Invite[strings.LastIndex(created.Invite, "/")+1:]
-	if err := r.post(ctx, blackIP, "/api/games/"+created.ID+"/join", map[string]string{"invite": invite}, &joined); err != nil {
-		return nil, fmt.Errorf("joining game %s: %w", created.ID, err)
+	t := &table{r: r, id: created.ID, sent: map[int]time.Time{}, computer: computer, players: 1}
+	t.conns = []*conn{{t: t, seat: created.Seat, name: created.Seat, planned: -1}}
+	secrets := []string{created.Secret}
+	ips := []net.IP{whiteIP}
+	if !computer {
+		blackIP := r.addrs.take()
+		var joined struct{ Seat, Secret string }
+		invite := created.Invite[strings.LastIndex(created.Invite, "/")+1:]
+		if err := r.post(ctx, blackIP, "/api/games/"+created.ID+"/join", map[string]string{"invite": invite}, &joined); err != nil {
+			return nil, fmt.Errorf("joining game %s: %w", created.ID, err)
+		}
+		t.players = 2
+		t.conns = append(t.conns, &conn{t: t, seat: joined.Seat, name: joined.Seat, planned: -1})
+		secrets = append(secrets, joined.Secret)
+		ips = append(ips, blackIP)
 	}
-	t := &table{r: r, id: created.ID, sent: map[int]time.Time{}}
-	t.conns = []*conn{
-		{t: t, seat: created.Seat, name: created.Seat, planned: -1},
-		{t: t, seat: joined.Seat, name: joined.Seat, planned: -1},
+	watchers := r.cfg.Watchers
+	if computer {
+		watchers = 0
 	}
-	secrets := []string{created.Secret, joined.Secret}
-	ips := []net.IP{whiteIP, blackIP}
-	for i := range r.cfg.Watchers {
+	for i := range watchers {
 		t.conns = append(t.conns, &conn{t: t, name: fmt.Sprintf("watcher %d", i+1)})
 		secrets = append(secrets, "")
 		ips = append(ips, r.addrs.take())
@@ -329,15 +350,15 @@ func (r *run) ended(t *table) {
 		r.finished.Add(1)
 	}
 	if !r.stopping.Load() {
-		r.setups.Go(r.replace)
+		r.setups.Go(func() { r.replace(t.computer) })
 	}
 }
 
 // replace sets up a new game, trying again every second while the site
 // refuses.
-func (r *run) replace() {
+func (r *run) replace(computer bool) {
 	for !r.stopping.Load() {
-		t, err := r.newTable(r.ctx)
+		t, err := r.newTable(r.ctx, computer)
 		if err == nil {
 			r.startTable(t)
 			return
@@ -379,15 +400,18 @@ func (r *run) think() time.Duration {
 func (r *run) fail(err error) { r.errs.add(err) }
 
 // A table is one game being played: its players' and watchers'
-// connections, and when each move was sent.
+// connections, and when each move was sent. In a game against the
+// computer the one player is the first connection, and nobody watches.
 type table struct {
-	r       *run
-	id      string
-	conns   []*conn
-	open    atomic.Int32 // connections still open
-	aborted atomic.Bool
-	over    atomic.Int32 // players who have seen the end
-	once    sync.Once
+	r        *run
+	id       string
+	computer bool
+	players  int32        // connections of players, before the watchers'
+	conns    []*conn      // players first
+	open     atomic.Int32 // connections still open
+	aborted  atomic.Bool
+	over     atomic.Int32 // players who have seen the end
+	once     sync.Once
 
 	mu   sync.Mutex
 	sent map[int]time.Time // by ply
@@ -406,17 +430,25 @@ func (t *table) abort() {
 	})
 }
 
-// arrived records that the move of ply reached a player (or a watcher) at at.
+// arrived records that the move of ply reached a player (or a watcher)
+// at at. Against the computer it records how long the computer took to
+// answer the player's move before it.
 func (t *table) arrived(ply int, at time.Time, watcher bool) {
+	if t.computer {
+		ply--
+	}
 	t.mu.Lock()
 	sent, ok := t.sent[ply]
 	t.mu.Unlock()
 	if !ok || !t.r.measuring.Load() {
 		return
 	}
-	if watcher {
+	switch {
+	case t.computer:
+		t.r.computer.record(at.Sub(sent))
+	case watcher:
 		t.r.watchers.record(at.Sub(sent))
-	} else {
+	default:
 		t.r.opponent.record(at.Sub(sent))
 	}
 }
@@ -575,7 +607,7 @@ func (c *conn) read() {
 // finish counts the end of a started connection, with err.
 func (c *conn) finish(err error) {
 	t := c.t
-	if !c.over && t.over.Load() < 2 && !t.aborted.Load() && !t.r.stopping.Load() {
+	if !c.over && t.over.Load() < t.players && !t.aborted.Load() && !t.r.stopping.Load() {
 		t.r.fail(fmt.Errorf("%s of game %s: the connection ended: %w", c.name, t.id, err))
 		t.abort()
 	}
@@ -628,10 +660,10 @@ func (c *conn) handle(m *message, at time.Time) {
 	if status == "over" {
 		c.over = true
 		c.ws.CloseNow()
-		if c.seat != "" && c.t.over.Add(1) == 2 {
+		if c.seat != "" && c.t.over.Add(1) == c.t.players {
 			// Both players have seen every move: so have the watchers,
 			// unless they lag, and then they would miss one move at most.
-			for _, w := range c.t.conns[2:] {
+			for _, w := range c.t.conns[c.t.players:] {
 				w.ws.CloseNow()
 			}
 		}

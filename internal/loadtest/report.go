@@ -9,15 +9,22 @@ import (
 // WriteText prints the report for people.
 func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "target      %s, %d %s games, %d watchers each, thinking %s\n", r.Target, r.Games, r.Game, r.Watchers, r.Think)
+	if r.Computer > 0 {
+		fmt.Fprintf(w, "beside      %d games against the computer at level %d\n", r.Computer, r.Level)
+	}
 	fmt.Fprintf(w, "set up      %.1fs; measured %.1fs; %d games finished\n", r.SetupSeconds, r.Seconds, r.GamesFinished)
 	fmt.Fprintf(w, "moves       %d, %.1f/s\n", r.Moves, r.MovesPerSecond)
 	fmt.Fprintf(w, "%-11s %9s %9s %9s %9s %9s\n", "latency", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
-	rows := []struct {
+	type row struct {
 		name string
 		l    Latency
-	}{{"opponent", r.Opponent}, {"watchers", r.WatchersLatency}}
-	if r.Watchers == 0 {
-		rows = rows[:1]
+	}
+	rows := []row{{"opponent", r.Opponent}}
+	if r.Watchers > 0 {
+		rows = append(rows, row{"watchers", r.WatchersLatency})
+	}
+	if r.Computer > 0 {
+		rows = append(rows, row{"computer", r.ComputerLatency})
 	}
 	for _, l := range rows {
 		fmt.Fprintf(w, "%-11s %9d %9.2f %9.2f %9.2f %9.2f\n", l.name, l.l.Count, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
