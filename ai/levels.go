@@ -13,14 +13,12 @@ const (
 )
 
 // budgets are the iterations of levels 1 to 7 for each game (for a game
-// searched with alpha-beta, the positions it evaluates); level 8
-// thinks for FullStrength. Each level has about three times the budget of
-// the one below, or more where three times was not enough to win 70% of a
-// match (DVONN's alpha-beta gains a ply only every ten times or so, and
-// between 30,000 and a million positions even three to ten times the
-// budget won only about 60%: those levels are closer than the others).
-// Levels are bounded by iterations, not time, so that they
-// play alike on a fast and a slow machine and a game can be replayed.
+// searched with alpha-beta, the positions it evaluates; 0: as many as
+// its depth below takes); level 8 thinks for FullStrength. Each level has
+// about three times the budget of the one below, or more where three
+// times was not enough to win 70% of a match. Levels are bounded by
+// iterations or depth, not time, so that they play alike on a fast and a
+// slow machine and a game can be replayed.
 // Havannah's Monte-Carlo search gains less from each doubling the more
 // it already has: level 8's five seconds (about 120,000 iterations on
 // side 8 early in a game on one core of a server, more later) scored
@@ -37,9 +35,27 @@ const (
 // level 7 stays far enough below level 8's time not to win a game from it.
 var budgets = map[string][7]int{
 	"havannah": {3, 20, 80, 350, 1500, 5000, 15000},
-	"dvonn":    {100, 150, 1000, 10000, 30000, 100000, 1000000},
+	"dvonn":    {0, 0, 0, 0, 0, 100000, 1000000},
 	"fanorona": {30, 100, 300, 1000, 3000, 10000, 30000},
 }
+
+// depths bound the levels of games searched with alpha-beta: the deepest
+// iteration, in moves; 0 leaves it to the positions above. DVONN's
+// alpha-beta gains strength by whole plies, mostly at even ones from the
+// fourth on (depth 5 scored 59% against depth 4), so a budget of
+// positions, whose depth varies from move to move, makes uneven steps at
+// the bottom: 100,000 positions scored only 61% against 30,000. Depths
+// 1 to 4 are 72% to 91% apart, and from there positions take over, where
+// depth 6 would take as long as a million positions and win only 43% of
+// the time against it. Level 2 looks two moves ahead, so that it sees the
+// opponent's win at once, and picks by chance like level 1.
+var depths = map[string][7]int{
+	"dvonn": {1, 2, 2, 3, 4, 0, 0},
+}
+
+// chance is the highest level of each game that picks among the moves it
+// found good by chance.
+var chance = map[string]int{"havannah": 1, "dvonn": 2, "fanorona": 1}
 
 // FullStrength is the thinking time of level 8 per move.
 const FullStrength = 5 * time.Second
@@ -58,8 +74,8 @@ var tuning = map[string]Config{
 }
 
 // Level returns the search settings of level 1 to 8 for the named game.
-// The weakest level picks among the moves it found good by chance, so it
-// makes mistakes a beginner can use.
+// The weakest levels pick among the moves they found good by chance, so
+// they make mistakes a beginner can use.
 func Level(gameName string, level int) (Config, error) {
 	b, ok := budgets[gameName]
 	if !ok {
@@ -73,8 +89,9 @@ func Level(gameName string, level int) (Config, error) {
 		c.Time = FullStrength
 	} else {
 		c.Iterations, c.Time = b[level-1], MaxThink
+		c.Depth = depths[gameName][level-1]
 	}
-	if level == 1 {
+	if level <= chance[gameName] {
 		c.Temperature, c.Choices = 1, 4
 	}
 	return c, nil

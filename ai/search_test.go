@@ -1,8 +1,10 @@
 package ai_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -215,15 +217,35 @@ func TestTreeIsKeptBetweenMoves(t *testing.T) {
 	}
 }
 
+// TestLevels: each level searches more than the one below it (more
+// iterations, or deeper, or without picking by chance), and level 8
+// thinks for its time.
 func TestLevels(t *testing.T) {
+	unbounded := func(n int) int {
+		if n == 0 {
+			return math.MaxInt
+		}
+		return n
+	}
 	for _, b := range boards {
-		prev := 0
+		var prev ai.Config
 		for level := ai.MinLevel; level < ai.MaxLevel; level++ {
 			c, err := ai.Level(b.name, level)
-			if err != nil || c.Iterations <= prev {
-				t.Errorf("%s level %d: %d iterations after %d, %v", b.name, level, c.Iterations, prev, err)
+			if err != nil {
+				t.Fatal(err)
 			}
-			prev = c.Iterations
+			if c.Iterations == 0 && c.Depth == 0 {
+				t.Errorf("%s level %d is bounded only by time", b.name, level)
+			}
+			more := cmp.Or(
+				cmp.Compare(unbounded(c.Depth), unbounded(prev.Depth)),
+				cmp.Compare(unbounded(c.Iterations), unbounded(prev.Iterations)),
+				cmp.Compare(prev.Temperature, c.Temperature))
+			if level > ai.MinLevel && more <= 0 {
+				t.Errorf("%s level %d (%d iterations, depth %d) searches no more than level %d (%d, %d)",
+					b.name, level, c.Iterations, c.Depth, level-1, prev.Iterations, prev.Depth)
+			}
+			prev = c
 		}
 		if c, _ := ai.Level(b.name, ai.MaxLevel); c.Time != ai.FullStrength {
 			t.Errorf("%s level 8 thinks %v", b.name, c.Time)
