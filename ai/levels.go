@@ -35,27 +35,33 @@ const (
 // level 7 stays far enough below level 8's time not to win a game from it.
 var budgets = map[string][7]int{
 	"havannah": {3, 20, 80, 350, 1500, 5000, 15000},
-	"dvonn":    {0, 0, 0, 0, 0, 100000, 1000000},
+	"dvonn":    {0, 0, 0, 0, 0, 0, 0},
 	"fanorona": {30, 100, 300, 1000, 3000, 10000, 30000},
 }
 
 // depths bound the levels of games searched with alpha-beta: the deepest
 // iteration, in moves; 0 leaves it to the positions above. DVONN's
-// alpha-beta gains strength by whole plies, mostly at even ones from the
-// fourth on (depth 5 scored 59% against depth 4), so a budget of
-// positions, whose depth varies from move to move, makes uneven steps at
-// the bottom: 100,000 positions scored only 61% against 30,000. Depths
-// 1 to 4 are 72% to 91% apart, and from there positions take over, where
-// depth 6 would take as long as a million positions and win only 43% of
-// the time against it. Level 2 looks two moves ahead, so that it sees the
-// opponent's win at once, and picks by chance like level 1.
+// alpha-beta gains strength by whole plies (depth 3 scored 75% against
+// depth 2, depth 4 80% against depth 3), but little beyond: depth 5
+// scored 59% against depth 4, a million positions (about depth 6) 80%
+// against 100,000, and level 8's five seconds only 52% against a million
+// and 66% against 100,000. So level 7 searches four moves deep, and the
+// levels below it differ by how freely they pick (chance below). From
+// level 2 every level looks at least two moves ahead, so that it sees the
+// opponent's win at once.
 var depths = map[string][7]int{
-	"dvonn": {1, 2, 2, 3, 4, 0, 0},
+	"dvonn": {1, 2, 2, 2, 2, 3, 4},
 }
 
-// chance is the highest level of each game that picks among the moves it
-// found good by chance.
-var chance = map[string]int{"havannah": 1, "dvonn": 2, "fanorona": 1}
+// chance holds, for the weakest levels of each game, how freely they pick
+// among the moves they found good: the Temperature of levels 1, 2, ….
+// DVONN's levels 1 to 4 take moves up to three, two and a half, nearly
+// two and a little more than half a stack worse than the best.
+var chance = map[string][]float32{
+	"havannah": {1},
+	"dvonn":    {5, 4.5, 3, 1},
+	"fanorona": {1},
+}
 
 // FullStrength is the thinking time of level 8 per move.
 const FullStrength = 5 * time.Second
@@ -91,8 +97,8 @@ func Level(gameName string, level int) (Config, error) {
 		c.Iterations, c.Time = b[level-1], MaxThink
 		c.Depth = depths[gameName][level-1]
 	}
-	if level <= chance[gameName] {
-		c.Temperature, c.Choices = 1, 4
+	if t := chance[gameName]; level <= len(t) {
+		c.Temperature, c.Choices = t[level-1], 4
 	}
 	return c, nil
 }
