@@ -55,7 +55,7 @@ var depths = map[string][7]int{
 
 // chance holds, for the weakest levels of each game, how freely they pick
 // among the moves they found good: the Temperature of levels 1, 2, ….
-// DVONN's levels 1 to 4 take moves up to three, two and a half, nearly
+// DVONN's levels 1 to 4 take moves up to three, nearly three, nearly
 // two and a little more than half a stack worse than the best.
 var chance = map[string][]float32{
 	"havannah": {1},
