@@ -25,7 +25,8 @@ import (
 
 // serve runs the site until SIGINT or SIGTERM, then stops taking requests,
 // closes live connections and the database. Every acknowledged move is
-// already on disk by then: the store syncs each commit.
+// already stored by then: on disk, or with -sync os, handed to the
+// operating system.
 func serve(args []string, games []game.Game, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -38,6 +39,7 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	addr := fs.String("addr", envOr("BRETTER_ADDR", "localhost:8080"), "address to listen on, HOST:PORT (env BRETTER_ADDR)")
 	db := fs.String("db", envOr("BRETTER_DB", "bretter.db"),
 		"where games are kept: a SQLite file, created if missing, or a PostgreSQL address postgres://... (env BRETTER_DB)")
+	syncName := fs.String("sync", envOr("BRETTER_SYNC", "disk"), "when a SQLite file counts a move as stored: disk, once it is on the disk (survives a power cut); os, once the operating system has it (survives the server's crash or kill -9, not the machine's; the disk has it within a second) (env BRETTER_SYNC)")
 	busURL := fs.String("bus", os.Getenv("BRETTER_BUS"), "NATS address, nats://HOST:PORT, that connects several instances on one store; none for one instance (env BRETTER_BUS)")
 	busPrefix := fs.String("bus-prefix", envOr("BRETTER_BUS_PREFIX", "bretter"), "what the site's NATS subjects and lease bucket begin with (env BRETTER_BUS_PREFIX)")
 	instance := fs.String("instance", envOr("BRETTER_INSTANCE", hostname()), "this instance's name in the logs (env BRETTER_INSTANCE)")
@@ -56,6 +58,14 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	proxies, err := server.ParsePrefixes(*trusted)
 	if err != nil {
 		fmt.Fprintf(stderr, "bretter serve: -trusted-proxies: %v\n", err)
+		return 2
+	}
+	sync, err := store.ParseSync(*syncName)
+	if err == nil && sync != store.SyncDisk && isPostgres(*db) {
+		err = fmt.Errorf("PostgreSQL commits as its own settings say; -sync is for a SQLite file")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bretter serve: -sync: %v\n", err)
 		return 2
 	}
 	level := slog.LevelInfo
@@ -81,7 +91,7 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := server.Config{Games: games, Log: log, PushServices: push, PublicURL: public, TrustedProxies: proxies, MaxLive: *maxLive}
-	if err := run(ctx, *addr, *db, busOptions{*busURL, *busPrefix, *instance}, cfg, log, stderr); err != nil {
+	if err := run(ctx, *addr, storeOptions{*db, sync}, busOptions{*busURL, *busPrefix, *instance}, cfg, log, stderr); err != nil {
 		log.Error("bretter stopped", "err", err)
 		return 1
 	}
@@ -93,8 +103,15 @@ type busOptions struct {
 	url, prefix, instance string
 }
 
+// storeOptions say where the games are kept, and for a SQLite file, when
+// a commit counts as stored.
+type storeOptions struct {
+	db   string
+	sync store.Sync
+}
+
 // run serves until ctx ends.
-func run(ctx context.Context, addr, db string, busOpt busOptions, cfg server.Config, log *slog.Logger, stderr io.Writer) error {
+func run(ctx context.Context, addr string, db storeOptions, busOpt busOptions, cfg server.Config, log *slog.Logger, stderr io.Writer) error {
 	site, err := web.New(cfg.Games)
 	if err != nil {
 		return fmt.Errorf("loading the site: %w", err)
@@ -170,10 +187,15 @@ type siteStore interface {
 	Close() error
 }
 
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
 // openStore opens PostgreSQL for a postgres:// address and a SQLite file
 // otherwise. It also says where the games are, without a password.
-func openStore(ctx context.Context, db string) (siteStore, string, error) {
-	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+func openStore(ctx context.Context, opt storeOptions) (siteStore, string, error) {
+	db := opt.db
+	if isPostgres(db) {
 		st, err := store.OpenPostgres(ctx, db)
 		if err != nil {
 			return nil, "", err
@@ -184,9 +206,12 @@ func openStore(ctx context.Context, db string) (siteStore, string, error) {
 		}
 		return st, where, nil
 	}
-	st, err := store.OpenSQLite(db)
+	st, err := store.OpenSQLiteSync(db, opt.sync)
 	if err != nil {
 		return nil, "", err
+	}
+	if opt.sync == store.SyncOS {
+		return st, "database " + db + ", synced within a second", nil
 	}
 	return st, "database " + db, nil
 }

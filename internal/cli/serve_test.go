@@ -48,9 +48,14 @@ func TestServeSettingsFromEnvironment(t *testing.T) {
 		t.Fatalf("an unknown flag: exit %d", code)
 	}
 	for _, bad := range [][]string{{"-public-url", "bretter.example"}, {"-public-url", "https://bretter.example/play"},
-		{"-trusted-proxies", "10.0.0.0/8,nonsense"}} {
-		if _, code := runCmd(t, "", append([]string{"serve"}, bad...)...); code != 2 {
+		{"-trusted-proxies", "10.0.0.0/8,nonsense"}, {"-sync", "sometimes"},
+		{"-sync", "os", "-db", "postgres://127.0.0.1:5432/test"}} {
+		_, errOut, code := runCmdErr(append([]string{"serve"}, bad...)...)
+		if code != 2 {
 			t.Fatalf("serve %v: exit %d, want 2", bad, code)
+		}
+		if bad[0] == "-sync" && !strings.Contains(errOut, "-sync: ") {
+			t.Fatalf("serve %v says %q, not what is wrong with -sync", bad, errOut)
 		}
 	}
 	if _, code := runCmd(t, "", "serve", "-addr", "not an address", "-db", t.TempDir()+"/x.db"); code != 1 {
@@ -85,7 +90,9 @@ func TestServeOnPostgres(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug})).With("instance", "east-1")
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, addr, db, busOptions{}, server.Config{Games: testGames, Log: log}, log, &out) }()
+	go func() {
+		done <- run(ctx, addr, storeOptions{db: db}, busOptions{}, server.Config{Games: testGames, Log: log}, log, &out)
+	}()
 	defer func() {
 		stop()
 		if err := <-done; err != nil {

@@ -13,8 +13,8 @@ import (
 	"modernc.org/sqlite" // the pure-Go driver: nothing to install
 )
 
-// SQLite is the default store: one file, in WAL mode, with every commit
-// synced to disk before it is acknowledged.
+// SQLite is the default store: one file, in WAL mode. By default every
+// commit is synced to disk before it is acknowledged (see Sync).
 type SQLite struct {
 	// SQLite takes one writer at a time. Writes share one connection, so
 	// they queue in Go instead of sleeping in SQLite's busy handler; reads
@@ -27,10 +27,44 @@ type SQLite struct {
 	// subscriptions is asked after every move, for the player whose turn
 	// it is: prepared once, on read.
 	subscriptions *sql.Stmt
-	closing       chan struct{} // closed by Close
-	stopped       chan struct{} // closed when commitAppends has returned
-	once          sync.Once
+	// checkpoint copies the log into the database file, on a connection
+	// of its own, so that the writer never waits for it (see
+	// checkpoints).
+	checkpoint *sql.DB
+	closing    chan struct{}  // closed by Close
+	stopped    sync.WaitGroup // the writer of appends and the checkpoints
+	once       sync.Once
 }
+
+// Sync says when a commit counts as stored.
+type Sync int
+
+const (
+	// SyncDisk syncs the log to disk at every commit: nothing
+	// acknowledged is lost, even to a power cut. Each move waits for the
+	// disk, and a disk that stalls stalls every game.
+	SyncDisk Sync = iota
+	// SyncOS hands every commit to the operating system, which keeps it
+	// when the server dies or is killed; the log reaches the disk at the
+	// next checkpoint, within about a second, so a power cut or a crash
+	// of the machine can lose the last second of moves (never the
+	// database's consistency).
+	SyncOS
+)
+
+// ParseSync reads a Sync by its name, "disk" or "os".
+func ParseSync(name string) (Sync, error) {
+	switch name {
+	case "disk":
+		return SyncDisk, nil
+	case "os":
+		return SyncOS, nil
+	}
+	return 0, fmt.Errorf("sync %q: want disk or os", name)
+}
+
+// checkpointEvery is how often the log is copied into the database file.
+const checkpointEvery = time.Second
 
 // migrations run in order, each in its own transaction; the schema's
 // version is the number of migrations applied.
@@ -101,11 +135,22 @@ var migrations = []string{
 }
 
 // OpenSQLite opens (creating if needed) the database file at path and
-// brings its schema up to date.
+// brings its schema up to date; every commit is synced to disk.
 func OpenSQLite(path string) (*SQLite, error) {
+	return OpenSQLiteSync(path, SyncDisk)
+}
+
+// OpenSQLiteSync is OpenSQLite with commits stored as mode says.
+func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
+	synchronous := "synchronous(FULL)"
+	if mode == SyncOS {
+		synchronous = "synchronous(NORMAL)"
+	}
 	open := func(conns int, txlock string, pragmas ...string) (*sql.DB, error) {
 		q := url.Values{}
-		for _, p := range append([]string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(FULL)", "foreign_keys(1)"}, pragmas...) {
+		// No connection checkpoints when it commits: checkpoints does,
+		// apart.
+		for _, p := range append([]string{"busy_timeout(10000)", "journal_mode(WAL)", synchronous, "foreign_keys(1)", "wal_autocheckpoint(0)"}, pragmas...) {
 			q.Add("_pragma", p)
 		}
 		q.Set("_txlock", txlock)
@@ -144,11 +189,41 @@ func OpenSQLite(path string) (*SQLite, error) {
 		s.read.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
+	if s.checkpoint, err = open(1, "deferred"); err != nil {
+		s.closeAppends()
+		s.subscriptions.Close()
+		write.Close()
+		s.read.Close()
+		return nil, err
+	}
 	s.appends = make(chan appendRequest)
 	s.closing = make(chan struct{})
-	s.stopped = make(chan struct{})
+	s.stopped.Add(2)
 	go s.commitAppends()
+	go s.checkpoints()
 	return s, nil
+}
+
+// checkpoints copies the log into the database file every
+// checkpointEvery until the store closes. Left to the writing connection,
+// a checkpoint (and its syncs of the database file) would hold up every
+// commit behind it; here the writer goes on appending to the log
+// meanwhile. A passive checkpoint never waits for readers or the writer:
+// what it cannot copy now, the next one does.
+func (s *SQLite) checkpoints() {
+	defer s.stopped.Done()
+	tick := time.NewTicker(checkpointEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			// A failure is tried again at the next tick; the log
+			// keeps everything meanwhile.
+			s.checkpoint.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		case <-s.closing:
+			return
+		}
+	}
 }
 
 // firstConnection opens db's first connection. Turning a new file to WAL
@@ -209,8 +284,8 @@ func (s *SQLite) migrate(ctx context.Context) error {
 // Close waits for the appends under way and closes the database.
 func (s *SQLite) Close() error {
 	s.once.Do(func() { close(s.closing) })
-	<-s.stopped
-	return errors.Join(s.closeAppends(), s.subscriptions.Close(), s.read.Close(), s.write.Close())
+	s.stopped.Wait()
+	return errors.Join(s.closeAppends(), s.subscriptions.Close(), s.read.Close(), s.checkpoint.Close(), s.write.Close())
 }
 
 // Ping says whether the database can be read.

@@ -104,7 +104,7 @@ func (s *SQLite) closeAppends() error {
 
 // commitAppends writes the appends that come in until the store closes.
 func (s *SQLite) commitAppends() {
-	defer close(s.stopped)
+	defer s.stopped.Done()
 	for {
 		var batch []appendRequest
 		select {

@@ -173,10 +173,20 @@ func TestManyGamesMoveAtOnce(t *testing.T) {
 // that appends until it is killed: the database file's path.
 const killChild = "BRETTER_STORE_KILL_CHILD"
 
+// killChildSync is the child's Sync, by name.
+const killChildSync = "BRETTER_STORE_KILL_CHILD_SYNC"
+
 // Every append that was answered survives kill -9 of the process in the
 // middle of its batches: many games move at once, the process says each
-// move that was answered, and is killed.
+// move that was answered, and is killed. It holds whether commits wait for
+// the disk or only for the operating system.
 func TestAnsweredAppendsSurviveKill(t *testing.T) {
+	for _, mode := range []string{"disk", "os"} {
+		t.Run(mode, func(t *testing.T) { answeredAppendsSurviveKill(t, mode) })
+	}
+}
+
+func answeredAppendsSurviveKill(t *testing.T, mode string) {
 	path := filepath.Join(t.TempDir(), "games.db")
 	const games = 100
 	s, err := OpenSQLite(path)
@@ -195,7 +205,7 @@ func TestAnsweredAppendsSurviveKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), killChild+"="+path)
+	cmd.Env = append(os.Environ(), killChild+"="+path, killChildSync+"="+mode)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +260,12 @@ func TestMain(m *testing.M) {
 // appendUntilKilled moves in every game of the database at path, and
 // writes each move's game and number once its append has returned.
 func appendUntilKilled(path string) {
-	s, err := OpenSQLite(path)
+	mode, err := ParseSync(os.Getenv(killChildSync))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	s, err := OpenSQLiteSync(path, mode)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

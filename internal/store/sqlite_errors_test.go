@@ -3,9 +3,12 @@ package store
 import (
 	"database/sql"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // openSQLiteTest opens a SQLite store on a test's own file.
@@ -23,23 +26,75 @@ func openSQLiteTest(t *testing.T) *SQLite {
 // sync: what makes an acknowledged commit survive a power cut is how the
 // connections are set up, so check the open database itself.
 func TestDurabilitySettings(t *testing.T) {
-	s := openSQLiteTest(t)
-	ctx := t.Context()
-	for name, db := range map[string]*sql.DB{"writing": s.write, "reading": s.read} {
-		var mode string
-		if err := db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
-			t.Errorf("%s connection: journal_mode %q, %v; want wal", name, mode, err)
+	// Every commit goes through the one writing connection. In WAL mode
+	// FULL (2) syncs the log at each commit; NORMAL (1) leaves that to
+	// the checkpoints, so a power cut may lose the last commits; OFF (0)
+	// would lose anything.
+	for _, tt := range []struct {
+		mode Sync
+		want int
+	}{{SyncDisk, 2}, {SyncOS, 1}} {
+		s, err := OpenSQLiteSync(filepath.Join(t.TempDir(), "games.db"), tt.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		ctx := t.Context()
+		for name, db := range map[string]*sql.DB{"writing": s.write, "reading": s.read, "checkpointing": s.checkpoint} {
+			var mode string
+			if err := db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+				t.Errorf("%s connection: journal_mode %q, %v; want wal", name, mode, err)
+			}
+			var sync, auto int
+			if err := db.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&sync); err != nil || sync != tt.want {
+				t.Errorf("Sync %d, %s connection: synchronous = %d, %v; want %d", tt.mode, name, sync, err, tt.want)
+			}
+			// The writer must never stop to checkpoint: checkpoints does.
+			if err := db.QueryRowContext(ctx, `PRAGMA wal_autocheckpoint`).Scan(&auto); err != nil || auto != 0 {
+				t.Errorf("%s connection: wal_autocheckpoint = %d, %v; want 0", name, auto, err)
+			}
+		}
+		var keys int
+		if err := s.write.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&keys); err != nil || keys != 1 {
+			t.Errorf("foreign_keys = %d, %v; want 1", keys, err)
 		}
 	}
-	// Every commit goes through the one writing connection. In WAL mode
-	// FULL (2) syncs the log at each commit; NORMAL (1) may lose the last
-	// commits to a power cut, OFF (0) anything.
-	var sync, keys int
-	if err := s.write.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&sync); err != nil || sync < 2 {
-		t.Errorf("synchronous = %d, %v; want FULL (2) or EXTRA (3)", sync, err)
+}
+
+// The log is copied into the database file while the store is open, not
+// only when it closes: the file grows as moves come in.
+func TestCheckpointsWhileOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	s, err := OpenSQLiteSync(path, SyncOS)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := s.write.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&keys); err != nil || keys != 1 {
-		t.Errorf("foreign_keys = %d, %v; want 1", keys, err)
+	defer s.Close()
+	ctx := t.Context()
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	for i := range 50 {
+		id := fmt.Sprintf("game%06d", i)
+		if err := s.Create(ctx, sample(id)); err != nil {
+			t.Fatal(err)
+		}
+		for seq := 1; seq <= 40; seq++ {
+			if err := s.Append(ctx, id, []Event{move(seq, "e5")}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A checkpoint is due every checkpointEvery; give it many.
+	for deadline := time.Now().Add(30 * checkpointEvery); size() <= before+64<<10; time.Sleep(checkpointEvery / 10) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file is still %d bytes (%d at the start): no checkpoint while open", size(), before)
+		}
 	}
 }
 
