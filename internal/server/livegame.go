@@ -30,8 +30,6 @@ type liveGame struct {
 	asked     bool
 	now       func() time.Time // the hub's clock
 	flagTimer *time.Timer      // ends the game when the running clock runs out
-	// legalBuf is legal's buffer of moves, kept from one move to the next.
-	legalBuf []game.Move
 
 	replayed
 }

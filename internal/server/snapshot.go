@@ -1,6 +1,7 @@
 package server
 
 import (
+	"sync"
 	"time"
 
 	"bretter/game"
@@ -81,14 +82,21 @@ func (g *liveGame) legal() []string {
 	if g.rec.Status != "playing" {
 		return nil
 	}
-	moves := g.state.Legal(g.legalBuf[:0])
-	g.legalBuf = moves
+	buf := legalBufs.Get().(*[]game.Move)
+	moves := g.state.Legal((*buf)[:0])
 	out := make([]string, len(moves))
 	for i, m := range moves {
 		out[i] = g.state.FormatMove(m)
 	}
+	*buf = moves
+	legalBufs.Put(buf)
 	return out
 }
+
+// legalBufs are buffers for legal's moves, shared by every game: kept by
+// each game, they would be most of the memory of ten thousand games in
+// play, growing a new one after every move would be most of its garbage.
+var legalBufs = sync.Pool{New: func() any { return new([]game.Move) }}
 
 // withLegal is an encoded message, an object, with the legal moves added
 // as its last field "legal": the message for the player to move is the
