@@ -38,10 +38,21 @@ func post(t *testing.T, url, secret, body string, out any) (int, error) {
 
 // Every move the server acknowledged survives SIGKILL: moves go in as
 // fast as the server takes them, the server is killed in the middle, and a
-// new server on the same file has every acknowledged move, in order.
+// new server on the same file has every acknowledged move, in order. It
+// holds whether the store waits for the disk or for the operating system.
 func TestAcknowledgedMovesSurviveKill(t *testing.T) {
+	for _, sync := range []string{"disk", "os"} {
+		t.Run(sync, func(t *testing.T) { acknowledgedMovesSurviveKill(t, sync) })
+	}
+}
+
+func acknowledgedMovesSurviveKill(t *testing.T, sync string) {
 	db := filepath.Join(t.TempDir(), "games.db")
-	srv := bt.StartServer(t, db)
+	env := "BRETTER_SYNC=" + sync
+	srv := bt.StartServerEnv(t, db, env)
+	if inOS := strings.Contains(srv.Log(), "synced within a second"); inOS != (sync == "os") {
+		t.Fatalf("with %s the server says:\n%s", env, srv.Log())
+	}
 	var c struct{ ID, Secret, Invite_URL string }
 	if code, err := post(t, srv.URL+"/api/games", "", `{"game":"havannah","options":{"size":10},"start":"me"}`, &c); code != 201 || err != nil {
 		t.Fatalf("create: %d %v", code, err)
@@ -111,7 +122,7 @@ func TestAcknowledgedMovesSurviveKill(t *testing.T) {
 		t.Fatalf("only %d moves were acknowledged before the kill", len(want))
 	}
 
-	again := bt.StartServer(t, db)
+	again := bt.StartServerEnv(t, db, env)
 	got := apiState(t, again, c.ID)
 	if len(got.Moves) < len(want) || !bytes.Equal([]byte(strings.Join(got.Moves[:len(want)], " ")), []byte(strings.Join(want, " "))) {
 		t.Fatalf("after the kill the game has %d moves, %d were acknowledged:\n got %v\nwant %v", len(got.Moves), len(want), got.Moves, want)
