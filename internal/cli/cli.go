@@ -31,7 +31,9 @@ const usage = `usage:
                                                  play N games at once against a site on this machine, each
                                                  player from its own loopback address; print moves/s, the
                                                  latency from a move to the opponent's and the watchers'
-                                                 sockets, errors, and the server's CPU and memory
+                                                 sockets, errors, and the server's CPU and memory; the
+                                                 watchers are held by a second process of its own,
+                                                 bretter loadtest-watchers (-watchers-here: by this one)
   bretter help                                   show this text
 
 Games and their options:
@@ -58,6 +60,8 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 		return match(args, games, stdout, stderr)
 	case "loadtest":
 		return loadtestCmd(args, games, stdout, stderr)
+	case "loadtest-watchers":
+		return loadtestWatchers(args, stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout, games)
 		return 0

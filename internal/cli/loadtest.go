@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
 	"time"
@@ -26,6 +27,7 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	gameName := fs.String("game", "havannah", "the game to play, with its default options")
 	n := fs.Int("games", 100, "games played at once")
 	watchers := fs.Int("watchers", 0, "watchers of each game")
+	here := fs.Bool("watchers-here", false, "hold the watchers' connections in this process, beside the players', instead of in a process of their own")
 	computer := fs.Int("computer", 0, "games against the computer, played beside the others")
 	level := fs.Int("level", ai.DefaultLevel, "the computer's level")
 	think := fs.String("think", "2s-10s", "how long a player thinks before each move: a range MIN-MAX or one duration")
@@ -77,10 +79,23 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	report, err := loadtest.Run(ctx, loadtest.Config{
+	cfg := loadtest.Config{
 		Target: u, Game: *gameName, Games: *n, Watchers: *watchers, Computer: *computer, Level: *level,
 		ThinkMin: lo, ThinkMax: hi, Duration: *duration, PID: *pid, Progress: stderr,
-	})
+	}
+	if !*here {
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintf(stderr, "bretter loadtest: finding this program for the watchers' process: %v\n", err)
+			return 1
+		}
+		cfg.WatchersApart = func() *exec.Cmd {
+			cmd := exec.Command(exe, "loadtest-watchers", u.String())
+			cmd.Stderr = stderr
+			return cmd
+		}
+	}
+	report, err := loadtest.Run(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest: %v\n", err)
 		return 1
@@ -100,3 +115,25 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 }
 
 var errNotLoopback = errors.New("only a loopback address is allowed (127.0.0.1, ::1 or localhost)")
+
+// loadtestWatchers is the process that holds the watchers of a load
+// test, started by loadtest itself: it speaks to it on stdin and stdout.
+func loadtestWatchers(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: bretter loadtest-watchers URL (started by bretter loadtest)")
+		return 2
+	}
+	u, err := loadtest.Target(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest-watchers: %v\n", err)
+		return 2
+	}
+	if _, err := raiseFileLimit(); err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest-watchers: raising the limit of open files: %v\n", err)
+	}
+	if err := loadtest.ServeWatchers(u, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest-watchers: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -71,13 +72,21 @@ func startSite(t *testing.T) (string, func() map[string]bool) {
 	}
 }
 
+// The watchers are held by a process of their own, or with -watchers-here
+// by the players' process.
 func TestLoadtestPlaysGames(t *testing.T) {
+	for _, here := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watchers-here=%v", here), func(t *testing.T) { loadtestPlaysGames(t, here) })
+	}
+}
+
+func loadtestPlaysGames(t *testing.T, here bool) {
 	url, seen := startSite(t)
 	const games, watchers = 3, 2
 	// Players think long enough to stay within the site's budget of
 	// messages per address.
 	out, errOut, code := runCmdErr("loadtest", "-url", url, "-games", "3", "-watchers", "2",
-		"-think", "20ms-60ms", "-duration", "2s", "-json")
+		"-think", "20ms-60ms", "-duration", "2s", "-json", fmt.Sprintf("-watchers-here=%v", here))
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -104,6 +113,9 @@ func TestLoadtestPlaysGames(t *testing.T) {
 	// The site listens in this very process.
 	if r.Server == nil || r.Server.PID != os.Getpid() || r.Server.RSSMB <= 0 {
 		t.Errorf("server usage %+v (%s), want this process, %d", r.Server, r.ServerNote, os.Getpid())
+	}
+	if apart := r.WatchersProcess; here != (apart == nil) || apart != nil && (apart.PID == os.Getpid() || apart.RSSMB <= 0) {
+		t.Errorf("with -watchers-here=%v the watchers' process is %+v", here, apart)
 	}
 	// Each player and watcher came from its own loopback address, none
 	// from the usual one.

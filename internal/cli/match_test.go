@@ -14,7 +14,13 @@ import (
 // The test binary doubles as the outside programs of a match: with
 // BRETTER_TEST_PROGRAM set it is bretter itself ("cli") or a GTP program
 // that always answers a1 ("a1"), and never runs the tests.
+//
+// Started as "loadtest-watchers", it is the watchers' process of a load
+// test run by the tests.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "loadtest-watchers" {
+		os.Exit(Run(os.Args[1:], testGames, os.Stdin, os.Stdout, os.Stderr))
+	}
 	switch os.Getenv("BRETTER_TEST_PROGRAM") {
 	case "cli":
 		os.Exit(Run(os.Args[1:], testGames, os.Stdin, os.Stdout, os.Stderr))

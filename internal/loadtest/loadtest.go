@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +40,9 @@ type Config struct {
 	Duration           time.Duration
 	PID                int       // the server's process; 0: the one listening on the target's port
 	Progress           io.Writer // where to say how setting up went; nil: nowhere
+	// WatchersApart, if set, makes the process that holds the watchers'
+	// connections (see apart.go); nil: this process holds them.
+	WatchersApart func() *exec.Cmd
 }
 
 // Report is what one run measured.
@@ -63,6 +67,7 @@ type Report struct {
 	Server          *Usage   `json:"server,omitempty"`
 	ServerNote      string   `json:"server_note,omitempty"` // why there are no server figures
 	Self            *Usage   `json:"loadtest,omitempty"`
+	WatchersProcess *Usage   `json:"watchers_process,omitempty"` // with WatchersApart
 }
 
 // setupParallel bounds how many games are being set up at once.
@@ -73,9 +78,18 @@ const setupParallel = 32
 // in the report.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r := newRun(cfg)
+	if cfg.WatchersApart != nil && cfg.Watchers > 0 {
+		a, err := startApart(r, cfg.WatchersApart())
+		if err != nil {
+			return nil, err
+		}
+		r.apart = a
+		defer a.stop()
+	}
 	began := time.Now()
 	tables, failed, err := r.setUp(ctx)
 	if err != nil {
+		r.stop()
 		return nil, err
 	}
 	setup := time.Since(began)
@@ -90,6 +104,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	server, note := watchServer(cfg)
 	self, _ := watch(selfPID())
+	var watchers *watcher
+	if r.apart != nil {
+		watchers, _ = watch(r.apart.cmd.Process.Pid)
+	}
 	start := time.Now()
 	r.measuring.Store(true)
 	for _, t := range tables {
@@ -109,6 +127,9 @@ wait:
 			}
 			if self != nil {
 				self.sample()
+			}
+			if watchers != nil {
+				watchers.sample()
 			}
 		case <-end.C:
 			break wait
@@ -131,6 +152,11 @@ wait:
 	if self != nil {
 		if u, err := self.finish(); err == nil {
 			report.Self = &u
+		}
+	}
+	if watchers != nil {
+		if u, err := watchers.finish(); err == nil {
+			report.WatchersProcess = &u
 		}
 	}
 	r.stop()
@@ -219,6 +245,9 @@ type run struct {
 	finished                     atomic.Int64
 	opponent, watchers, computer histogram
 	errs                         errorLog
+
+	apart *apart  // the watchers' process, if they are held apart
+	tell  *teller // in the watchers' process: where what they see is told
 }
 
 // source is the context key of the address a connection is dialled from.
@@ -307,7 +336,12 @@ func (r *run) newTable(ctx context.Context, computer bool) (*table, error) {
 	if computer {
 		watchers = 0
 	}
+	var apart []net.IP
 	for i := range watchers {
+		if r.apart != nil {
+			apart = append(apart, r.addrs.take())
+			continue
+		}
 		t.conns = append(t.conns, &conn{t: t, name: fmt.Sprintf("watcher %d", i+1)})
 		secrets = append(secrets, "")
 		ips = append(ips, r.addrs.take())
@@ -319,6 +353,15 @@ func (r *run) newTable(ctx context.Context, computer bool) (*table, error) {
 			}
 			return nil, fmt.Errorf("%s of game %s: %w", c.name, t.id, err)
 		}
+	}
+	if len(apart) > 0 {
+		if err := r.apart.watch(ctx, t, apart); err != nil {
+			for _, c := range t.conns {
+				c.ws.CloseNow()
+			}
+			return nil, fmt.Errorf("the watchers of game %s: %w", t.id, err)
+		}
+		t.apart = true
 	}
 	return t, nil
 }
@@ -333,7 +376,11 @@ func (r *run) startTable(t *table) {
 		return
 	}
 	r.tables[t] = struct{}{}
-	t.open.Store(int32(len(t.conns)))
+	open := len(t.conns)
+	if t.apart {
+		open++ // the watchers over there, who go together
+	}
+	t.open.Store(int32(open))
 	r.mu.Unlock()
 	for _, c := range t.conns {
 		c.start()
@@ -346,6 +393,10 @@ func (r *run) ended(t *table) {
 	r.mu.Lock()
 	delete(r.tables, t)
 	r.mu.Unlock()
+	if r.tell != nil {
+		r.tell.lineNow("closed %s", t.id)
+		return
+	}
 	if !t.aborted.Load() && r.measuring.Load() {
 		r.finished.Add(1)
 	}
@@ -397,7 +448,13 @@ func (r *run) think() time.Duration {
 	return lo + rand.N(hi-lo+1)
 }
 
-func (r *run) fail(err error) { r.errs.add(err) }
+func (r *run) fail(err error) {
+	if r.tell != nil {
+		r.tell.lineNow("error %s", strings.ReplaceAll(err.Error(), "\n", " "))
+		return
+	}
+	r.errs.add(err)
+}
 
 // A table is one game being played: its players' and watchers'
 // connections, and when each move was sent. In a game against the
@@ -408,7 +465,8 @@ type table struct {
 	computer bool
 	players  int32        // connections of players, before the watchers'
 	conns    []*conn      // players first
-	open     atomic.Int32 // connections still open
+	open     atomic.Int32 // connections still open, counting those apart as one
+	apart    bool         // its watchers are in the watchers' process
 	aborted  atomic.Bool
 	over     atomic.Int32 // players who have seen the end
 	once     sync.Once
@@ -427,6 +485,9 @@ func (t *table) abort() {
 				c.ws.CloseNow()
 			}
 		}
+		if t.apart {
+			t.r.apart.close(t.id)
+		}
 	})
 }
 
@@ -440,6 +501,10 @@ func (t *table) arrived(ply int, at time.Time, watcher bool) {
 	t.mu.Lock()
 	sent, ok := t.sent[ply]
 	t.mu.Unlock()
+	if t.r.tell != nil && watcher {
+		t.r.tell.line("seen %s %d %d", t.id, ply, at.UnixNano())
+		return
+	}
 	if !ok || !t.r.measuring.Load() {
 		return
 	}
@@ -471,6 +536,7 @@ type conn struct {
 	endErr     error      // ...with this
 
 	// Only the reading goroutine uses these.
+	version int // of the game, as last seen
 	ply     int // moves seen
 	planned int // the ply of the last move planned, -1 before the first
 	over    bool
@@ -604,13 +670,21 @@ func (c *conn) read() {
 	c.finish(err)
 }
 
-// finish counts the end of a started connection, with err.
+// finish counts the end of a started connection, with err. (In the
+// watchers' process a table has no players: a watcher's connection that
+// ends before the game does is always an error there.)
 func (c *conn) finish(err error) {
 	t := c.t
-	if !c.over && t.over.Load() < t.players && !t.aborted.Load() && !t.r.stopping.Load() {
+	if !c.over && (t.players == 0 || t.over.Load() < t.players) && !t.aborted.Load() && !t.r.stopping.Load() {
 		t.r.fail(fmt.Errorf("%s of game %s: the connection ended: %w", c.name, t.id, err))
 		t.abort()
 	}
+	t.closed()
+}
+
+// closed counts a connection of t that has ended (or all of its watchers
+// apart); the last ends t.
+func (t *table) closed() {
 	if t.open.Add(-1) == 0 {
 		t.r.ended(t)
 	}
@@ -623,8 +697,14 @@ func (c *conn) handle(m *message, at time.Time) {
 		if m.State == nil {
 			return
 		}
+		c.version = m.Version
 		c.ply = len(m.State.Moves)
 	case "event":
+		// An event the last state held already is no news.
+		if m.Version <= c.version {
+			return
+		}
+		c.version = m.Version
 		// Counted here rather than from the state: a DVONN move and the
 		// pass it forces are stored together and come as two events.
 		if m.Event != nil && m.Event.Kind == "move" {
@@ -666,6 +746,9 @@ func (c *conn) handle(m *message, at time.Time) {
 			for _, w := range c.t.conns[c.t.players:] {
 				w.ws.CloseNow()
 			}
+			if c.t.apart {
+				c.t.r.apart.close(c.t.id)
+			}
 		}
 		return
 	}
@@ -698,6 +781,8 @@ func watcherView(data []byte) (*message, error) {
 		switch tok {
 		case "type":
 			err = dec.Decode(&m.Type)
+		case "version":
+			err = dec.Decode(&m.Version)
 		case "event":
 			err = dec.Decode(&m.Event)
 		default:

@@ -41,6 +41,9 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.Self != nil {
 		writeUsage(w, "loadtest", r.Self)
 	}
+	if r.WatchersProcess != nil {
+		writeUsage(w, "watchers", r.WatchersProcess)
+	}
 }
 
 func writeUsage(w io.Writer, name string, u *Usage) {

@@ -170,3 +170,20 @@ func dvonnWithPass(t *testing.T) passPlan {
 	t.Fatal("no random game with a forced pass")
 	return passPlan{}
 }
+
+// watchersTold waits until the messages for the watchers of game id have
+// been handed to them.
+func (h *hub) watchersTold(id string) {
+	h.mu.Lock()
+	g := h.live[id]
+	h.mu.Unlock()
+	for g != nil {
+		g.mu.Lock()
+		busy := g.tellingWatchers
+		g.mu.Unlock()
+		if !busy {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"sync"
 	"time"
 
@@ -226,26 +227,74 @@ func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
 }
 
 // fanOut queues each page the bytes made for its seat (nil: none for
-// that page). The players' pages come first: a game with many watchers
-// must not keep its players waiting.
+// that page). The players' pages get theirs at once; the watchers' one
+// message is handed out by tellWatchers after the players' writers have
+// started, so that a game with many watchers does not keep its players
+// waiting.
 func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
-	playerLeft := false
-	for _, players := range []bool{true, false} {
-		for sub := range g.subs {
-			if (sub.seat != "") != players {
-				continue
-			}
-			b := msg(sub.seat)
-			if b == nil {
-				continue // not for this page's eyes
-			}
-			if !h.deliver(g, sub, b) && sub.seat != "" {
-				playerLeft = true
+	playerLeft, watched := false, false
+	for sub := range g.subs {
+		if sub.seat == "" {
+			watched = true
+			continue
+		}
+		if b := msg(sub.seat); b != nil && !h.deliver(g, sub, b) {
+			playerLeft = true
+		}
+	}
+	if watched {
+		if b := msg(""); b != nil {
+			g.toWatchers = append(g.toWatchers, b)
+			if !g.tellingWatchers {
+				g.tellingWatchers = true
+				go h.tellWatchers(g)
 			}
 		}
 	}
 	if playerLeft {
 		h.broadcastPresence(g)
+	}
+}
+
+// tellWatchers hands the messages waiting for g's watchers to each of
+// them, in order, until none wait. A watcher that joined meanwhile may
+// get an event its state already holds, which it ignores by its version;
+// it never misses one.
+func (h *hub) tellWatchers(g *liveGame) {
+	// The players' writers, started just before, run first.
+	runtime.Gosched()
+	var watchers, slow []*subscriber
+	for {
+		g.mu.Lock()
+		for _, sub := range slow {
+			if _, ok := g.subs[sub]; ok {
+				h.leave(g, sub)
+			}
+		}
+		msgs := g.toWatchers
+		g.toWatchers = nil
+		if len(msgs) == 0 || g.evicted {
+			g.tellingWatchers = false
+			g.mu.Unlock()
+			return
+		}
+		watchers = watchers[:0]
+		for sub := range g.subs {
+			if sub.seat == "" {
+				watchers = append(watchers, sub)
+			}
+		}
+		g.mu.Unlock()
+		slow = slow[:0]
+		for _, sub := range watchers {
+			for _, m := range msgs {
+				if !sub.push(m) {
+					sub.drop()
+					slow = append(slow, sub)
+					break
+				}
+			}
+		}
 	}
 }
 

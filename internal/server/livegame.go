@@ -16,8 +16,12 @@ type liveGame struct {
 	evicted bool // dropped from the hub: whoever holds it must look again
 	used    time.Time
 
-	subs     map[*subscriber]struct{}
-	presence [2]presence // this instance's pages
+	subs map[*subscriber]struct{}
+	// toWatchers are messages for every watcher, in order, that
+	// tellWatchers has yet to hand out; tellingWatchers says it runs.
+	toWatchers      [][]byte
+	tellingWatchers bool
+	presence        [2]presence // this instance's pages
 	// presenceSent is when presence was last broadcast; presencePending
 	// says a broadcast is due (see broadcastPresence); presenceChanged,
 	// that this instance's pages changed since the last.

@@ -19,6 +19,7 @@ func TestPresenceIsCoalesced(t *testing.T) {
 	// drain returns the presence messages the watcher got so far.
 	drain := func() []map[string]Presence {
 		var out []map[string]Presence
+		h.watchersTold(g.id)
 		for _, msg := range watcher.take() {
 			var m struct {
 				Type    string
