@@ -19,6 +19,7 @@ type subscriber struct {
 
 	mu      sync.Mutex
 	queue   [][]byte
+	held    bool                 // no writer starts until release
 	writing bool                 // a writer runs (or the page failed: none will)
 	write   func([][]byte) error // sends messages to the page; nil until attached
 	stop    func()               // closes the page, asking it to reconnect
@@ -57,7 +58,7 @@ func (s *subscriber) push(msg []byte) bool {
 		return false
 	}
 	s.queue = append(s.queue, msg)
-	start := !s.writing && s.write != nil
+	start := !s.writing && !s.held && s.write != nil
 	s.writing = s.writing || start
 	s.mu.Unlock()
 	if start {
@@ -66,12 +67,32 @@ func (s *subscriber) push(msg []byte) bool {
 	return true
 }
 
+// hold keeps what is pushed waiting until release, so that it goes out
+// in one write with what follows it.
+func (s *subscriber) hold() {
+	s.mu.Lock()
+	s.held = true
+	s.mu.Unlock()
+}
+
+// release ends hold and starts a writer for what waits.
+func (s *subscriber) release() {
+	s.mu.Lock()
+	s.held = false
+	start := !s.writing && s.write != nil && len(s.queue) > 0
+	s.writing = s.writing || start
+	s.mu.Unlock()
+	if start {
+		go s.flush()
+	}
+}
+
 // attach gives the page its connection: write sends messages, stop
 // closes it. What waits already is written at once.
 func (s *subscriber) attach(write func([][]byte) error, stop func()) {
 	s.mu.Lock()
 	s.write, s.stop = write, stop
-	start := !s.writing && len(s.queue) > 0
+	start := !s.writing && !s.held && len(s.queue) > 0
 	s.writing = s.writing || start
 	s.mu.Unlock()
 	if start {

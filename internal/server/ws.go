@@ -187,9 +187,14 @@ func (s *Server) readPage(ctx context.Context, stop func(), conn *websocket.Conn
 		case !utf8.Valid(m.data):
 			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "the message is not valid UTF-8"))
 		default:
+			// What the message brings the page itself (its own move's
+			// event) waits for the answer, and both go in one write.
+			sub.hold()
 			rep, ok = s.handleMessage(ctx, client, id, secret, sub, m.data)
 		}
-		if ok && !sub.push(encode(rep)) {
+		pushed := !ok || sub.push(encode(rep))
+		sub.release()
+		if !pushed {
 			stop() // cannot keep up: the page reconnects and resumes
 		}
 	}
