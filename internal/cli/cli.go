@@ -11,8 +11,9 @@ import (
 )
 
 const usage = `usage:
-  bretter [serve] [-addr HOST:PORT] [-db FILE] [-debug-addr HOST:PORT]
+  bretter [serve] [-addr HOST:PORT] [-db FILE] [-sync disk|os] [-debug-addr HOST:PORT]
                                                  run the site (default localhost:8080, bretter.db);
+                                                 -sync os: a move is stored once the system has it, not the disk;
                                                  -debug-addr serves the Go profiler on a loopback address
   bretter judge GAME [options] < moves           judge a move list, print JSON (optional rules allowed)
   bretter perft GAME -depth D [options] < moves  count legal move sequences
