@@ -5,11 +5,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	webpush "github.com/SherClockHolmes/webpush-go"
@@ -48,7 +50,7 @@ type notice struct {
 	text                 []any  // name, value pairs for the message
 }
 
-// pusher sends notices from a queue of its own, so that no command waits
+// pusher sends notices from queues of its own, so that no command waits
 // for a push service.
 type pusher struct {
 	store   pushStore
@@ -57,14 +59,22 @@ type pusher struct {
 	allowed []string
 	contact string
 	client  *http.Client
-	queue   chan notice
-	done    chan struct{}
+	queues  [pushWorkers]chan notice
 	keys    func(ctx context.Context) (private, public string, err error)
 }
 
+// pushWorkers is how many notices are looked up and sent at once. Every
+// move asks the store whether anybody is to be told; one worker alone
+// fell behind a few thousand moves a second. The notices of one game go
+// through one worker, in order.
+const pushWorkers = 4
+
 func newPusher(st pushStore, site *web.Site, log *slog.Logger, allowed []string, contact string) *pusher {
 	p := &pusher{store: st, site: site, log: log, allowed: allowed, contact: contact,
-		client: &http.Client{Timeout: 15 * time.Second}, queue: make(chan notice, 1024), done: make(chan struct{})}
+		client: &http.Client{Timeout: 15 * time.Second}}
+	for i := range p.queues {
+		p.queues[i] = make(chan notice, 1024)
+	}
 	p.keys = p.vapidKeys
 	return p
 }
@@ -111,8 +121,10 @@ func (p *pusher) allows(endpoint string) bool {
 
 // tell queues a notice; a full queue drops it rather than slow a move.
 func (p *pusher) tell(n notice) {
+	h := fnv.New32a()
+	h.Write([]byte(n.game))
 	select {
-	case p.queue <- n:
+	case p.queues[h.Sum32()%pushWorkers] <- n:
 	default:
 		p.log.Warn("push queue full: a notice was dropped", "game", n.game)
 	}
@@ -120,15 +132,20 @@ func (p *pusher) tell(n notice) {
 
 // run sends the queued notices until ctx ends.
 func (p *pusher) run(ctx context.Context) {
-	defer close(p.done)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case n := <-p.queue:
-			p.send(ctx, n)
-		}
+	var wg sync.WaitGroup
+	for _, q := range p.queues {
+		wg.Go(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case n := <-q:
+					p.send(ctx, n)
+				}
+			}
+		})
 	}
+	wg.Wait()
 }
 
 func (p *pusher) send(ctx context.Context, n notice) {

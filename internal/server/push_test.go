@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/ecdh"
@@ -15,13 +16,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/big"
+	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"bretter/internal/store"
 )
 
 // pushService stands in for a browser's push service and the browser
@@ -314,5 +321,63 @@ func TestPushNoticeOfRematchOffer(t *testing.T) {
 	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, `{"options":{"size":6}}`, nil)
 	if m := ps.next(t); m["body"] != "Havannah: Dein Gegenüber bietet ein neues Spiel an." {
 		t.Fatalf("the notice after the withdrawal: %+v", m)
+	}
+}
+
+// lookups is a push store that records which seat of which game it was
+// asked about, taking its time over each, and knows no subscription.
+type lookups struct {
+	mu   sync.Mutex
+	seen map[string][]string
+	n    int
+	all  chan struct{}
+	want int
+}
+
+func (l *lookups) Setting(ctx context.Context, name, value string) (string, error) { return value, nil }
+func (l *lookups) Subscribe(ctx context.Context, sub store.Subscription) error     { return nil }
+func (l *lookups) Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error {
+	return nil
+}
+
+func (l *lookups) Subscriptions(ctx context.Context, gameID, seat string) ([]store.Subscription, error) {
+	time.Sleep(time.Duration(mrand.IntN(200)) * time.Microsecond)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seen[gameID] = append(l.seen[gameID], seat)
+	if l.n++; l.n == l.want {
+		close(l.all)
+	}
+	return nil, nil
+}
+
+// Notices are looked up by several workers at once, but those of one game
+// one after the other, in the order they came.
+func TestPushNoticesOfAGameKeepTheirOrder(t *testing.T) {
+	const games, each = 8, 100
+	l := &lookups{seen: map[string][]string{}, all: make(chan struct{}), want: games * each}
+	p := newPusher(l, nil, slog.New(slog.DiscardHandler), nil, "")
+	go p.run(t.Context())
+	want := map[string][]string{}
+	for i := range each {
+		for g := range games {
+			id := fmt.Sprintf("game%05d", g)
+			// A different order of seats for every game.
+			seat := []string{"white", "black"}[(i*(g+1)/3)%2]
+			want[id] = append(want[id], seat)
+			p.tell(notice{game: id, seat: seat, kind: "turn"})
+		}
+	}
+	select {
+	case <-l.all:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%d of %d notices were looked up", l.n, l.want)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for id, seats := range want {
+		if !slices.Equal(l.seen[id], seats) {
+			t.Fatalf("%s: looked up %v, told %v", id, l.seen[id], seats)
+		}
 	}
 }
