@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -77,6 +78,8 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	} else if need := uint64(*n)*uint64(2+*watchers) + uint64(*computer); need+64 > limit {
 		fmt.Fprintf(stderr, "bretter loadtest: %d connections need more than the %d open files allowed\n", need, limit)
 	}
+	// From here on the watchers' process writes to stderr too.
+	stderr = &lockedWriter{w: stderr}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := loadtest.Config{
@@ -136,4 +139,16 @@ func loadtestWatchers(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		return 1
 	}
 	return 0
+}
+
+// lockedWriter lets two writers share w, one write at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
