@@ -189,7 +189,6 @@ func ServeWatchers(target *url.URL, in io.Reader, out io.Writer) error {
 	r.tell = &teller{w: bufio.NewWriter(out)}
 	defer r.tell.flush()
 	go r.tell.flushEvery(50 * time.Millisecond)
-	var games sync.Map // game ID → *table
 	commands := bufio.NewScanner(in)
 	commands.Buffer(nil, 1<<24) // a thousand addresses fit easily
 	for commands.Scan() {
@@ -203,13 +202,12 @@ func ServeWatchers(target *url.URL, in io.Reader, out io.Writer) error {
 					r.tell.lineNow("failed %s %s", id, strings.ReplaceAll(err.Error(), "\n", " "))
 					return
 				}
-				games.Store(id, t)
 				r.startTable(t)
 				r.tell.lineNow("ready %s", id)
 			}()
 		case "close":
-			if t, ok := games.Load(id); ok {
-				t.(*table).abort()
+			if t := r.table(id); t != nil {
+				t.abort()
 			}
 		}
 	}
@@ -272,4 +270,16 @@ func (t *teller) flushEvery(d time.Duration) {
 	for range time.Tick(d) {
 		t.flush()
 	}
+}
+
+// table returns the game id being played, if it is.
+func (r *run) table(id string) *table {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for t := range r.tables {
+		if t.id == id {
+			return t
+		}
+	}
+	return nil
 }

@@ -58,13 +58,20 @@ func (s *subscriber) push(msg []byte) bool {
 		return false
 	}
 	s.queue = append(s.queue, msg)
-	start := !s.writing && !s.held && s.write != nil
-	s.writing = s.writing || start
+	start := s.claimWriter()
 	s.mu.Unlock()
 	if start {
 		go s.flush()
 	}
 	return true
+}
+
+// claimWriter reports whether a writer is to start now, and if so counts
+// it as running; s.mu is held.
+func (s *subscriber) claimWriter() bool {
+	start := !s.writing && !s.held && s.write != nil && len(s.queue) > 0
+	s.writing = s.writing || start
+	return start
 }
 
 // hold keeps what is pushed waiting until release, so that it goes out
@@ -79,8 +86,7 @@ func (s *subscriber) hold() {
 func (s *subscriber) release() {
 	s.mu.Lock()
 	s.held = false
-	start := !s.writing && s.write != nil && len(s.queue) > 0
-	s.writing = s.writing || start
+	start := s.claimWriter()
 	s.mu.Unlock()
 	if start {
 		go s.flush()
@@ -92,8 +98,7 @@ func (s *subscriber) release() {
 func (s *subscriber) attach(write func([][]byte) error, stop func()) {
 	s.mu.Lock()
 	s.write, s.stop = write, stop
-	start := !s.writing && !s.held && len(s.queue) > 0
-	s.writing = s.writing || start
+	start := s.claimWriter()
 	s.mu.Unlock()
 	if start {
 		go s.flush()

@@ -5,7 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"io"
 	"log/slog"
 	"net/http"
@@ -60,6 +60,7 @@ type pusher struct {
 	contact string
 	client  *http.Client
 	queues  [pushWorkers]chan notice
+	seed    maphash.Seed // picks a game's queue
 	keys    func(ctx context.Context) (private, public string, err error)
 }
 
@@ -71,7 +72,7 @@ const pushWorkers = 4
 
 func newPusher(st pushStore, site *web.Site, log *slog.Logger, allowed []string, contact string) *pusher {
 	p := &pusher{store: st, site: site, log: log, allowed: allowed, contact: contact,
-		client: &http.Client{Timeout: 15 * time.Second}}
+		client: &http.Client{Timeout: 15 * time.Second}, seed: maphash.MakeSeed()}
 	for i := range p.queues {
 		p.queues[i] = make(chan notice, 1024)
 	}
@@ -121,10 +122,8 @@ func (p *pusher) allows(endpoint string) bool {
 
 // tell queues a notice; a full queue drops it rather than slow a move.
 func (p *pusher) tell(n notice) {
-	h := fnv.New32a()
-	h.Write([]byte(n.game))
 	select {
-	case p.queues[h.Sum32()%pushWorkers] <- n:
+	case p.queues[maphash.String(p.seed, n.game)%pushWorkers] <- n:
 	default:
 		p.log.Warn("push queue full: a notice was dropped", "game", n.game)
 	}
