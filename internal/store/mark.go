@@ -23,7 +23,9 @@ type Mark struct {
 // Mark returns what tells whether a copy of game id is current.
 func (s *SQLite) Mark(ctx context.Context, id string) (Mark, error) {
 	var m Mark
-	err := s.read.QueryRowContext(ctx, `SELECT version, status, white_hash IS NOT NULL, black_hash IS NOT NULL, next_id,
+	err := s.read.QueryRowContext(ctx, `SELECT
+		COALESCE((SELECT seq FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1), 0),
+		status, white_hash IS NOT NULL, black_hash IS NOT NULL, next_id,
 		(SELECT COALESCE(MAX(seq), 0) FROM chat WHERE game_id = games.id) FROM games WHERE id = ?`, id).
 		Scan(&m.Version, &m.Status, &m.Seated[0], &m.Seated[1], &m.Next, &m.Chat)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -38,7 +40,9 @@ func (s *SQLite) Mark(ctx context.Context, id string) (Mark, error) {
 // Mark returns what tells whether a copy of game id is current.
 func (s *Postgres) Mark(ctx context.Context, id string) (Mark, error) {
 	var m Mark
-	err := s.pool.QueryRow(ctx, `SELECT version, status, white_hash IS NOT NULL, black_hash IS NOT NULL, next_id,
+	err := s.pool.QueryRow(ctx, `SELECT
+		COALESCE((SELECT seq FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1), 0),
+		status, white_hash IS NOT NULL, black_hash IS NOT NULL, next_id,
 		(SELECT COALESCE(MAX(seq), 0) FROM chat WHERE game_id = games.id) FROM games WHERE id = $1`, id).
 		Scan(&m.Version, &m.Status, &m.Seated[0], &m.Seated[1], &m.Next, &m.Chat)
 	if errors.Is(err, pgx.ErrNoRows) {

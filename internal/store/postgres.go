@@ -86,7 +86,11 @@ var postgresMigrations = []string{
 	CREATE INDEX holdings_recent ON holdings (browser, at);`,
 	`ALTER TABLE games ADD COLUMN join_key BYTEA;
 	ALTER TABLE games ADD COLUMN join_sealed BYTEA;`,
+	`ALTER TABLE games DROP COLUMN version;`,
 }
+
+// lastChangePostgres is lastChange in PostgreSQL's words.
+const lastChangePostgres = `GREATEST(g.updated_at, COALESCE((SELECT e.at FROM events e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1), 0))`
 
 // defaultMaxConns is the connections an instance holds at most, unless
 // its address says otherwise (pool_max_conns=N): a few instances stay well
@@ -184,7 +188,6 @@ func (s *Postgres) Create(ctx context.Context, g Game, events ...Event) error {
 
 func (s *Postgres) create(ctx context.Context, g Game, events ...Event) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		g.Version = len(events)
 		if err := insertGamePostgres(ctx, tx, g); err != nil {
 			return err
 		}
@@ -210,11 +213,11 @@ func insertGamePostgres(ctx context.Context, tx pgx.Tx, g Game) error {
 		return err
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO games
-		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level, version,
+		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level,
 		clock_initial_ms, clock_increment_ms, clock_days)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
-		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level, g.Version,
+		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level,
 		g.Clock.Initial.Milliseconds(), g.Clock.Increment.Milliseconds(), g.Clock.Days)
 	return err
 }
@@ -256,10 +259,10 @@ func (s *Postgres) load(ctx context.Context, id string) (Game, []Event, error) {
 	var opts string
 	var created, updated, initial, increment int64
 	err = tx.QueryRow(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
-		created_at, updated_at, status, winner, reason, next_id, version, computer, level,
+		created_at, updated_at, status, winner, reason, next_id, computer, level,
 		clock_initial_ms, clock_increment_ms, clock_days, join_key, join_sealed FROM games WHERE id = $1`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
-			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version, &g.Computer, &g.Level,
+			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Computer, &g.Level,
 			&initial, &increment, &g.Clock.Days, &g.JoinKey.Hash, &g.JoinKey.Sealed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Game{}, nil, ErrNotFound
@@ -267,7 +270,7 @@ func (s *Postgres) load(ctx context.Context, id string) (Game, []Event, error) {
 	if err != nil {
 		return Game{}, nil, err
 	}
-	g.Created, g.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+	g.Created = time.UnixMilli(created)
 	g.Clock.Initial, g.Clock.Increment = time.Duration(initial)*time.Millisecond, time.Duration(increment)*time.Millisecond
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
 		return Game{}, nil, fmt.Errorf("game %s: options: %w", id, err)
@@ -276,20 +279,22 @@ func (s *Postgres) load(ctx context.Context, id string) (Game, []Event, error) {
 	if err != nil {
 		return Game{}, nil, err
 	}
-	events := make([]Event, 0, g.Version)
+	var events []Event
 	var e Event
 	var at int64
 	_, err = pgx.ForEachRow(rows, []any{&e.Seq, &e.Kind, &e.Seat, &e.Move, &at}, func() error {
+		if e.Seq != len(events)+1 {
+			return fmt.Errorf("game %s: event %d stored where %d was expected", id, e.Seq, len(events)+1)
+		}
 		e.At = time.UnixMilli(at)
+		updated = max(updated, at)
 		events = append(events, e)
 		return nil
 	})
 	if err != nil {
 		return Game{}, nil, err
 	}
-	if len(events) != g.Version {
-		return Game{}, nil, fmt.Errorf("game %s: %d events stored, version %d", id, len(events), g.Version)
-	}
+	g.Version, g.Updated = len(events), time.UnixMilli(updated)
 	return g, events, nil
 }
 
@@ -299,10 +304,11 @@ func (s *Postgres) load(ctx context.Context, id string) (Game, []Event, error) {
 // appends lands, whichever instance sent them. It returns once the
 // transaction is committed.
 //
-// One statement does it all, in one round trip: the game's row is
-// updated only if it is still at the version before the events, and the
-// events are stored only if it was. A racing append waits for the row's
-// lock, finds the version moved on and changes nothing.
+// One statement does it all, in one round trip: the events are stored
+// only if the game's last event is the one before them. Of two racing
+// appends, the second to store an event's number breaks the events' key
+// and changes nothing. As in SQLite, a move writes only its event: the
+// game's row changes when the game starts or ends.
 func (s *Postgres) Append(ctx context.Context, id string, events []Event, end *Ending) error {
 	if len(events) == 0 {
 		return fmt.Errorf("game %s: nothing to append", id)
@@ -329,21 +335,20 @@ func (s *Postgres) appendEvents(ctx context.Context, id string, events []Event, 
 	}
 	// Offers of a new game may follow the end, and leave the result be.
 	afterEnd := end == nil && AfterEnd(events)
-	args := append([]any{id, events[0].Seq - 1, last.Seq, status, winner, reason, last.At.UnixMilli()}, eventColumns(events)...)
+	args := append([]any{id, events[0].Seq - 1, status, winner, reason, last.At.UnixMilli()}, eventColumns(events)...)
 	args = append(args, afterEnd)
 	// Once sent, the statement is seen through whatever happens to ctx:
 	// its answer must say whether the events are stored.
 	tag, err := s.pool.Exec(context.WithoutCancel(ctx), `WITH game AS (
-			UPDATE games SET version = $3,
-				status = CASE WHEN status = 'over' AND $13 THEN status ELSE $4 END,
-				winner = CASE WHEN status = 'over' AND $13 THEN winner ELSE $5 END,
-				reason = CASE WHEN status = 'over' AND $13 THEN reason ELSE $6 END,
-				updated_at = $7
-			WHERE id = $1 AND version = $2 AND (status != 'over' OR $13)
-			RETURNING id)
+			SELECT id, status FROM games
+			WHERE id = $1 AND (status != 'over' OR $12)
+			AND COALESCE((SELECT seq FROM events WHERE game_id = $1 ORDER BY seq DESC LIMIT 1), 0) = $2
+		), changed AS (
+			UPDATE games SET status = $3, winner = $4, reason = $5, updated_at = $6
+			FROM game WHERE games.id = game.id AND game.status != 'over' AND ($3 = 'over' OR game.status = 'waiting'))
 		INSERT INTO events (game_id, seq, kind, seat, move, at)
 		SELECT game.id, e.seq, e.kind, e.seat, e.move, e.at
-		FROM game, unnest($8::integer[], $9::text[], $10::text[], $11::text[], $12::bigint[]) AS e(seq, kind, seat, move, at)`, args...)
+		FROM game, unnest($7::integer[], $8::text[], $9::text[], $10::text[], $11::bigint[]) AS e(seq, kind, seat, move, at)`, args...)
 	if isUniqueViolation(err) {
 		return ErrConflict
 	}
@@ -427,13 +432,15 @@ func (s *Postgres) Follow(ctx context.Context, id string, next Game) error {
 // ComputerGames lists the games in play against the computer, for a server
 // that starts to give the computer its moves.
 func (s *Postgres) ComputerGames(ctx context.Context) ([]string, error) {
-	return s.ids(ctx, "games against the computer", computerGamesQuery)
+	return s.ids(ctx, "games against the computer",
+		`SELECT id FROM games g WHERE status = 'playing' AND computer != '' ORDER BY `+lastChangePostgres)
 }
 
 // TimedGames lists the games in play with a clock, for a server that
 // starts to watch their clocks.
 func (s *Postgres) TimedGames(ctx context.Context) ([]string, error) {
-	return s.ids(ctx, "games with a clock", timedGamesQuery)
+	return s.ids(ctx, "games with a clock",
+		`SELECT id FROM games g WHERE status = 'playing' AND (clock_initial_ms != 0 OR clock_days != 0) ORDER BY `+lastChangePostgres)
 }
 
 func (s *Postgres) ids(ctx context.Context, what, query string) ([]string, error) {
@@ -577,7 +584,7 @@ func (s *Postgres) Holding(ctx context.Context, browser []byte, gameID string) (
 // Holdings lists the seats a browser holds with their games' status, the
 // most recently taken first, at most limit of them.
 func (s *Postgres) Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error) {
-	rows, err := s.pool.Query(ctx, `SELECT h.game_id, h.sealed, h.at, g.status, g.updated_at
+	rows, err := s.pool.Query(ctx, `SELECT h.game_id, h.sealed, h.at, g.status, `+lastChangePostgres+`
 		FROM holdings h JOIN games g ON g.id = h.game_id WHERE h.browser = $1 ORDER BY h.at DESC LIMIT $2`, browser, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing a browser's seats: %w", err)

@@ -132,7 +132,22 @@ var migrations = []string{
 	CREATE INDEX holdings_recent ON holdings (browser, at);`,
 	`ALTER TABLE games ADD COLUMN join_key BLOB;
 	ALTER TABLE games ADD COLUMN join_sealed BLOB;`,
+	// A game's version is its last event's number, and its last change
+	// the later of its row's and its last event's: a move writes only
+	// its event (see appendQueries).
+	`ALTER TABLE games DROP COLUMN version;`,
 }
+
+// lastChange is when game g last changed: its row's updated_at (created,
+// joined, ended) or its last event's time, whichever is later.
+const lastChange = `MAX(g.updated_at, COALESCE((SELECT e.at FROM events e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1), 0))`
+
+// pageSize is the page size of a new database (an existing one keeps
+// its own). Each commit writes every page it changed to the log, and a
+// move changes one page of its game's events: small pages make that a
+// kilobyte instead of four, and with it the syncs and checkpoints that
+// keep moves waiting.
+const pageSize = "page_size(1024)"
 
 // OpenSQLite opens (creating if needed) the database file at path and
 // brings its schema up to date; every commit is synced to disk.
@@ -150,9 +165,12 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 		q := url.Values{}
 		// No connection checkpoints when it commits: checkpoints does,
 		// apart.
-		for _, p := range append([]string{"busy_timeout(10000)", "journal_mode(WAL)", synchronous, "foreign_keys(1)", "wal_autocheckpoint(0)"}, pragmas...) {
+		for _, p := range append([]string{pageSize, "busy_timeout(10000)", synchronous, "foreign_keys(1)", "wal_autocheckpoint(0)"}, pragmas...) {
 			q.Add("_pragma", p)
 		}
+		// The driver sets the journal mode after the pragmas: once set, it
+		// would fix the page size of a new database.
+		q.Set("_journal_mode", "WAL")
 		q.Set("_txlock", txlock)
 		db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 		if err != nil {
@@ -161,9 +179,9 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 		db.SetMaxOpenConns(conns)
 		return db, nil
 	}
-	// Every move reads and writes a page of its game's events and one of
-	// the games: the writer keeps more of them in memory than SQLite's
-	// default 2 MB, which a thousand games in play outgrow.
+	// Every move reads its game's row and writes a page of its events:
+	// the writer keeps more pages in memory than SQLite's default 2 MB,
+	// which a thousand games in play outgrow.
 	write, err := open(1, "immediate", "cache_size(-16384)")
 	if err != nil {
 		return nil, err
@@ -318,7 +336,6 @@ func (s *SQLite) tx(ctx context.Context, f func(*sql.Tx) error) error {
 // a game played on from a record), all or nothing.
 func (s *SQLite) Create(ctx context.Context, g Game, events ...Event) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		g.Version = len(events)
 		if err := insertGame(ctx, tx, g); err != nil {
 			return err
 		}
@@ -345,11 +362,11 @@ func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games
-		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level, version,
+		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level,
 		clock_initial_ms, clock_increment_ms, clock_days)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
-		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level, g.Version,
+		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level,
 		g.Clock.Initial.Milliseconds(), g.Clock.Increment.Milliseconds(), g.Clock.Days)
 	return err
 }
@@ -373,10 +390,10 @@ func (s *SQLite) load(ctx context.Context, id string) (Game, []Event, error) {
 	var opts string
 	var created, updated, initial, increment int64
 	err = tx.QueryRowContext(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
-		created_at, updated_at, status, winner, reason, next_id, version, computer, level,
+		created_at, updated_at, status, winner, reason, next_id, computer, level,
 		clock_initial_ms, clock_increment_ms, clock_days, join_key, join_sealed FROM games WHERE id = ?`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
-			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Version, &g.Computer, &g.Level,
+			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Computer, &g.Level,
 			&initial, &increment, &g.Clock.Days, &g.JoinKey.Hash, &g.JoinKey.Sealed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, nil, ErrNotFound
@@ -384,7 +401,7 @@ func (s *SQLite) load(ctx context.Context, id string) (Game, []Event, error) {
 	if err != nil {
 		return Game{}, nil, err
 	}
-	g.Created, g.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+	g.Created = time.UnixMilli(created)
 	g.Clock.Initial, g.Clock.Increment = time.Duration(initial)*time.Millisecond, time.Duration(increment)*time.Millisecond
 	if err := json.Unmarshal([]byte(opts), &g.Options); err != nil {
 		return Game{}, nil, fmt.Errorf("options: %w", err)
@@ -394,22 +411,24 @@ func (s *SQLite) load(ctx context.Context, id string) (Game, []Event, error) {
 		return Game{}, nil, err
 	}
 	defer rows.Close()
-	events := make([]Event, 0, g.Version)
+	var events []Event
 	for rows.Next() {
 		var e Event
 		var at int64
 		if err := rows.Scan(&e.Seq, &e.Kind, &e.Seat, &e.Move, &at); err != nil {
 			return Game{}, nil, err
 		}
+		if e.Seq != len(events)+1 {
+			return Game{}, nil, fmt.Errorf("event %d stored where %d was expected", e.Seq, len(events)+1)
+		}
 		e.At = time.UnixMilli(at)
+		updated = max(updated, at)
 		events = append(events, e)
 	}
 	if err := rows.Err(); err != nil {
 		return Game{}, nil, err
 	}
-	if len(events) != g.Version {
-		return Game{}, nil, fmt.Errorf("%d events stored, version %d", len(events), g.Version)
-	}
+	g.Version, g.Updated = len(events), time.UnixMilli(updated)
 	return g, events, nil
 }
 
@@ -464,13 +483,15 @@ func (s *SQLite) Follow(ctx context.Context, id string, next Game) error {
 // ComputerGames lists the games in play against the computer, for a server
 // that starts to give the computer its moves.
 func (s *SQLite) ComputerGames(ctx context.Context) ([]string, error) {
-	return s.ids(ctx, "games against the computer", computerGamesQuery)
+	return s.ids(ctx, "games against the computer",
+		`SELECT id FROM games g WHERE status = 'playing' AND computer != '' ORDER BY `+lastChange)
 }
 
 // TimedGames lists the games in play with a clock, for a server that
 // starts to watch their clocks.
 func (s *SQLite) TimedGames(ctx context.Context) ([]string, error) {
-	return s.ids(ctx, "games with a clock", timedGamesQuery)
+	return s.ids(ctx, "games with a clock",
+		`SELECT id FROM games g WHERE status = 'playing' AND (clock_initial_ms != 0 OR clock_days != 0) ORDER BY `+lastChange)
 }
 
 // ids runs a query of game ids.
@@ -632,7 +653,7 @@ func (s *SQLite) Holding(ctx context.Context, browser []byte, gameID string) (Ho
 // Holdings lists the seats a browser holds with their games' status, the
 // most recently taken first, at most limit of them.
 func (s *SQLite) Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT h.game_id, h.sealed, h.at, g.status, g.updated_at
+	rows, err := s.read.QueryContext(ctx, `SELECT h.game_id, h.sealed, h.at, g.status, `+lastChange+`
 		FROM holdings h JOIN games g ON g.id = h.game_id WHERE h.browser = ? ORDER BY h.at DESC LIMIT ?`, browser, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing a browser's seats: %w", err)

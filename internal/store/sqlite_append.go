@@ -53,26 +53,34 @@ type appendRequest struct {
 const maxBatch = 1024
 
 // appendQueries are the statements of an append, prepared once: parsing
-// them anew for every move cost more than running them. The updates of
-// the game check its version and status in their WHERE, so an append
-// that lands takes one update and its inserts.
+// them anew for every move cost more than running them.
+//
+// A move writes only its event: the game's row changes when the game
+// starts or ends, not with every move. Each page a commit changes is
+// written to the log, and later again to the database file; rewriting the
+// game's row doubled that for every move, and with it the time each
+// commit and checkpoint waits for the disk. The game's version is its
+// last event's number, found by the events' key.
 var appendQueries = [...]string{
-	appendGoOn: `UPDATE games SET version = ?, status = 'playing', updated_at = ?
-		WHERE id = ? AND version = ? AND status != 'over'`,
-	appendEnd: `UPDATE games SET version = ?, status = 'over', winner = ?, reason = ?, updated_at = ?
-		WHERE id = ? AND version = ? AND status != 'over'`,
-	// What follows the end leaves the result be.
-	appendAfterEnd: `UPDATE games SET version = ?, updated_at = ?
-		WHERE id = ? AND version = ? AND status = 'over'`,
-	appendGame:   `SELECT 1 FROM games WHERE id = ?`,
+	// Most appends are a move in a game in play: one statement stores
+	// it if it follows the last event, and otherwise stores nothing, and
+	// appendLast finds out why.
+	appendNext: `INSERT INTO events (game_id, seq, kind, seat, move, at)
+		SELECT ?1, ?2, ?3, ?4, ?5, ?6
+		WHERE (SELECT status FROM games WHERE id = ?1) = 'playing'
+		AND COALESCE((SELECT seq FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1), 0) = ?2 - 1`,
+	appendLast: `SELECT status, COALESCE((SELECT seq FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1), 0)
+		FROM games WHERE id = ?`,
+	appendStart:  `UPDATE games SET status = 'playing', updated_at = ? WHERE id = ?`,
+	appendEnd:    `UPDATE games SET status = 'over', winner = ?, reason = ?, updated_at = ? WHERE id = ?`,
 	appendInsert: `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
 }
 
 const (
-	appendGoOn = iota
+	appendNext = iota
+	appendLast
+	appendStart
 	appendEnd
-	appendAfterEnd
-	appendGame
 	appendInsert
 )
 
@@ -174,7 +182,8 @@ func refused(err error) bool {
 
 // appendOne carries out one append in a batch's transaction, whose
 // statements are stmts. It decides whether to refuse before it writes
-// anything.
+// anything. Appends are written by one connection, one after the other,
+// so what it reads cannot change before it writes.
 func appendOne(stmts *appendStmts, req appendRequest) error {
 	first, last := req.events[0], req.events[len(req.events)-1]
 	for i, e := range req.events[1:] {
@@ -182,44 +191,49 @@ func appendOne(stmts *appendStmts, req appendRequest) error {
 			return fmt.Errorf("%w: event %d cannot follow %d", ErrConflict, e.Seq, req.events[i].Seq)
 		}
 	}
-	var res sql.Result
-	var err error
 	if req.end == nil {
-		res, err = stmts[appendGoOn].Exec(last.Seq, last.At.UnixMilli(), req.id, first.Seq-1)
-	} else {
-		res, err = stmts[appendEnd].Exec(last.Seq, req.end.Winner, req.end.Reason, last.At.UnixMilli(), req.id, first.Seq-1)
-	}
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		// The number is taken, the game is over or there is no such game;
-		// only what AfterEnd allows may follow the end.
-		if req.end == nil && AfterEnd(req.events) {
-			res, err = stmts[appendAfterEnd].Exec(last.Seq, last.At.UnixMilli(), req.id, first.Seq-1)
-			if err != nil {
-				return err
-			}
-			if n, err = res.RowsAffected(); err != nil {
-				return err
-			}
+		res, err := stmts[appendNext].Exec(req.id, first.Seq, first.Kind, first.Seat, first.Move, first.At.UnixMilli())
+		if err != nil {
+			return err
 		}
-		if n == 0 {
-			var one int
-			if err := stmts[appendGame].QueryRow(req.id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-				return ErrNotFound
-			} else if err != nil {
-				return err
-			}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 1 {
+			return storeEvents(stmts, req.id, req.events[1:])
+		}
+	}
+	var status string
+	var version int
+	err := stmts[appendLast].QueryRow(req.id).Scan(&status, &version)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return ErrNotFound
+	case err != nil:
+		return err
+	case first.Seq != version+1:
+		return ErrConflict
+	}
+	// Only what AfterEnd allows may follow the end, and it leaves the
+	// result be.
+	switch {
+	case status == "over":
+		if req.end != nil || !AfterEnd(req.events) {
 			return ErrConflict
 		}
+	case req.end != nil:
+		_, err = stmts[appendEnd].Exec(req.end.Winner, req.end.Reason, last.At.UnixMilli(), req.id)
+	case status != "playing":
+		_, err = stmts[appendStart].Exec(last.At.UnixMilli(), req.id)
 	}
-	for _, e := range req.events {
-		if _, err := stmts[appendInsert].Exec(req.id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
+	if err != nil {
+		return err
+	}
+	return storeEvents(stmts, req.id, req.events)
+}
+
+func storeEvents(stmts *appendStmts, id string, events []Event) error {
+	for _, e := range events {
+		if _, err := stmts[appendInsert].Exec(id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli()); err != nil {
 			return err
 		}
 	}

@@ -137,3 +137,41 @@ func errorsNameTheGame(t *testing.T, s testStore) {
 		t.Fatalf("the follower of an unknown game was stored: %v", err)
 	}
 }
+
+// A new database has small pages, so that a move writes a kilobyte to the
+// log; a database made before keeps its pages and its data.
+func TestPageSize(t *testing.T) {
+	ctx := t.Context()
+	pageSize := func(path string) int {
+		t.Helper()
+		s, err := OpenSQLite(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		var size int
+		if err := s.write.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&size); err != nil {
+			t.Fatal(err)
+		}
+		return size
+	}
+	fresh := filepath.Join(t.TempDir(), "games.db")
+	if got := pageSize(fresh); got != 1024 {
+		t.Errorf("a new database has pages of %d bytes, want 1024", got)
+	}
+	if got := pageSize(fresh); got != 1024 {
+		t.Errorf("reopened, %d bytes, want 1024", got)
+	}
+	old := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE kept (a)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if got := pageSize(old); got != 4096 {
+		t.Errorf("an older database now has pages of %d bytes, want its 4096", got)
+	}
+}

@@ -12,12 +12,6 @@ import (
 	"bretter/internal/clock"
 )
 
-// Queries both stores ask in the same words.
-const (
-	computerGamesQuery = `SELECT id FROM games WHERE status = 'playing' AND computer != '' ORDER BY updated_at`
-	timedGamesQuery    = `SELECT id FROM games WHERE status = 'playing' AND (clock_initial_ms != 0 OR clock_days != 0) ORDER BY updated_at`
-)
-
 // Errors callers branch on.
 var (
 	ErrNotFound = errors.New("no such game")

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -701,6 +704,58 @@ func BenchmarkAppendParallel(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendSpread measures SQLite storing the moves of many slow
+// games, one after the other, each in a commit of its own, as at 9,900
+// games whose players think for seconds. Besides the CPU time it reports
+// the bytes written per move (to the log, and by checkpoints to the
+// database file): what the disk must take in.
+func BenchmarkAppendSpread(b *testing.B) {
+	const games = 9900
+	s, err := OpenSQLiteSync(filepath.Join(b.TempDir(), "games.db"), SyncOS)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := b.Context()
+	ids := make([]string, games)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("spread%04d", i)
+		if err := s.Create(ctx, sample(ids[i])); err != nil {
+			b.Fatal(err)
+		}
+	}
+	at := time.Now()
+	cpu, written := cpuTime(b), bytesWritten(b)
+	b.ResetTimer()
+	for i := range b.N {
+		if err := s.Append(ctx, ids[i%games], []Event{{Seq: i/games + 1, Kind: "move", Seat: "white", Move: "e5", At: at}}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime(b)-cpu).Microseconds())/float64(b.N), "cpu-µs/op")
+	b.ReportMetric(float64(bytesWritten(b)-written)/float64(b.N), "written-B/op")
+}
+
+// bytesWritten is how many bytes the process has handed to write calls
+// so far.
+func bytesWritten(b *testing.B) int64 {
+	io, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.Lines(string(io)) {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return n
+		}
+	}
+	b.Fatal("no wchar in /proc/self/io")
+	return 0
+}
+
 // cpuTime is the CPU time the process has used so far, in user and
 // kernel mode.
 func cpuTime(b *testing.B) time.Duration {
@@ -727,4 +782,114 @@ func TestPostgresConcurrentOpen(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// A move stores only its event: the game's version and its last change
+// come from its events, in every place that shows them, and the row of
+// the game is left as it was.
+func TestMovesChangeOnlyTheirEvents(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		older, newer := sample("lastmove01"), sample("lastmove02")
+		older.Computer, newer.Computer = "black", "black"
+		newer.Created, newer.Updated = older.Created.Add(time.Minute), older.Created.Add(time.Minute)
+		for _, g := range []Game{older, newer} {
+			if err := s.Create(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), JoinKey{}, g.Created); err != nil {
+				t.Fatal(err)
+			}
+		}
+		row := func() (updated int64) {
+			t.Helper()
+			var err error
+			switch s := s.(type) {
+			case *SQLite:
+				err = s.read.QueryRowContext(ctx, `SELECT updated_at FROM games WHERE id = ?`, older.ID).Scan(&updated)
+			case *Postgres:
+				err = s.pool.QueryRow(ctx, `SELECT updated_at FROM games WHERE id = $1`, older.ID).Scan(&updated)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return updated
+		}
+		before := row()
+		moved := older.Created.Add(time.Hour)
+		for seq, cell := range []string{"e5", "d4"} {
+			if err := s.Append(ctx, older.ID, []Event{{Seq: seq + 1, Kind: "move", Seat: "white", Move: cell, At: moved}}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if after := row(); after != before {
+			t.Errorf("a move changed the game's row: updated_at %d, before %d", after, before)
+		}
+		g, _, err := s.Load(ctx, older.ID)
+		if err != nil || g.Version != 2 || !g.Updated.Equal(moved) || g.Status != "playing" {
+			t.Errorf("load: version %d, updated %v, status %q, %v; want 2, %v, playing", g.Version, g.Updated, g.Status, err, moved)
+		}
+		var m Mark
+		switch s := s.(type) {
+		case *SQLite:
+			m, err = s.Mark(ctx, older.ID)
+		case *Postgres:
+			m, err = s.Mark(ctx, older.ID)
+		}
+		if err != nil || m.Version != 2 {
+			t.Errorf("mark: version %d, %v; want 2", m.Version, err)
+		}
+		browser := []byte("browser-one")
+		if err := s.Hold(ctx, browser, Holding{Game: older.ID, Sealed: []byte{1}, At: older.Created}); err != nil {
+			t.Fatal(err)
+		}
+		if hs, err := s.Holdings(ctx, browser, 1); err != nil || len(hs) != 1 || !hs[0].Updated.Equal(moved) {
+			t.Errorf("holdings: %+v, %v; want updated %v", hs, err, moved)
+		}
+		// The game moved last waits longest for nothing: it comes last.
+		if ids, err := s.ComputerGames(ctx); err != nil || !reflect.DeepEqual(ids, []string{newer.ID, older.ID}) {
+			t.Errorf("games against the computer: %v, %v; want %v", ids, err, []string{newer.ID, older.ID})
+		}
+		// The game's end is kept in its row, after which its events stay
+		// the latest change until something follows.
+		ended := moved.Add(time.Minute)
+		end := &Ending{Winner: "black", Reason: "resign"}
+		if err := s.Append(ctx, older.ID, []Event{{Seq: 3, Kind: "resign", Seat: "white", At: ended}}, end); err != nil {
+			t.Fatal(err)
+		}
+		if g, _, err := s.Load(ctx, older.ID); err != nil || g.Version != 3 || g.Status != "over" || g.Winner != "black" || !g.Updated.Equal(ended) {
+			t.Errorf("after the end: %+v, %v", g, err)
+		}
+		if err := s.Append(ctx, older.ID, []Event{{Seq: 4, Kind: "move", Seat: "black", Move: "c3", At: ended}}, nil); !errors.Is(err, ErrConflict) {
+			t.Errorf("a move after the end: %v, want a conflict", err)
+		}
+	})
+}
+
+// A game whose events have a gap is not loaded as if whole.
+func TestLoadRefusesAGap(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		g := sample("gapgame001")
+		at := g.Created
+		events := []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: at}, {Seq: 2, Kind: "move", Seat: "black", Move: "d4", At: at}}
+		if err := s.Create(ctx, g, events...); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		switch s := s.(type) {
+		case *SQLite:
+			_, err = s.write.ExecContext(ctx, `DELETE FROM events WHERE game_id = ? AND seq = 1`, g.ID)
+		case *Postgres:
+			_, err = s.pool.Exec(ctx, `DELETE FROM events WHERE game_id = $1 AND seq = 1`, g.ID)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.Load(ctx, g.ID); err == nil || !strings.Contains(err.Error(), "event 2 stored where 1 was expected") {
+			t.Errorf("load of a game without its first event: %v", err)
+		}
+	})
 }
