@@ -197,3 +197,30 @@ func TestPlayerPlansFromEitherKindOfEvent(t *testing.T) {
 		}
 	}
 }
+
+// A random legal move is any of the list, escapes and all, and none of an
+// empty one.
+func TestRandomMove(t *testing.T) {
+	list := json.RawMessage(`["e5", "a\"1", "b\\", "\u00e9,x"]`)
+	seen := map[string]int{}
+	for range 400 {
+		m, ok := randomMove(list)
+		if !ok {
+			t.Fatalf("no move picked from %s", list)
+		}
+		seen[m]++
+	}
+	for _, want := range []string{"e5", `a"1`, `b\`, "é,x"} {
+		if seen[want] < 50 {
+			t.Errorf("%q picked %d times in 400, want about 100 (%v)", want, seen[want], seen)
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("picked %v, want only the four moves", seen)
+	}
+	for _, empty := range []string{``, `[]`, `null`, `[ ]`} {
+		if m, ok := randomMove(json.RawMessage(empty)); ok {
+			t.Errorf("from %q picked %q", empty, m)
+		}
+	}
+}
