@@ -40,7 +40,7 @@ type pushStore interface {
 	Setting(ctx context.Context, name, value string) (string, error)
 	Subscribe(ctx context.Context, sub store.Subscription) error
 	Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error
-	Subscriptions(ctx context.Context, gameID, seat string) ([]store.Subscription, error)
+	SubscriptionsOf(ctx context.Context, seats []store.SeatOf) ([]store.Subscription, error)
 }
 
 // notice is one thing to tell one seat of a game.
@@ -69,6 +69,11 @@ type pusher struct {
 // fell behind a few thousand moves a second. The notices of one game go
 // through one worker, in order.
 const pushWorkers = 4
+
+// pushLookup is how many waiting notices a worker looks up in one query.
+// One query a move cost a twentieth of the site's time at thousands of
+// moves a second.
+const pushLookup = 64
 
 func newPusher(st pushStore, site *web.Site, log *slog.Logger, allowed []string, contact string) *pusher {
 	p := &pusher{store: st, site: site, log: log, allowed: allowed, contact: contact,
@@ -139,7 +144,17 @@ func (p *pusher) run(ctx context.Context) {
 				case <-ctx.Done():
 					return
 				case n := <-q:
-					p.send(ctx, n)
+					batch := []notice{n}
+				more:
+					for len(batch) < pushLookup {
+						select {
+						case n := <-q:
+							batch = append(batch, n)
+						default:
+							break more
+						}
+					}
+					p.send(ctx, batch)
 				}
 			}
 		})
@@ -147,20 +162,41 @@ func (p *pusher) run(ctx context.Context) {
 	wg.Wait()
 }
 
-func (p *pusher) send(ctx context.Context, n notice) {
-	subs, err := p.store.Subscriptions(ctx, n.game, n.seat)
-	if err != nil || len(subs) == 0 {
-		if err != nil {
-			p.log.Error("push: reading subscriptions", "game", n.game, "err", err)
-		}
+// send looks up who is to be told of notices, all at once, and tells
+// them, in order.
+func (p *pusher) send(ctx context.Context, notices []notice) {
+	seats := make([]store.SeatOf, len(notices))
+	for i, n := range notices {
+		seats[i] = store.SeatOf{Game: n.game, Seat: n.seat}
+	}
+	found, err := p.store.SubscriptionsOf(ctx, seats)
+	if err != nil {
+		p.log.Error("push: reading subscriptions", "game", notices[0].game, "notices", len(notices), "err", err)
 		return
+	}
+	if len(found) == 0 {
+		return
+	}
+	subs := map[store.SeatOf][]store.Subscription{}
+	for _, sub := range found {
+		seat := store.SeatOf{Game: sub.Game, Seat: sub.Seat}
+		subs[seat] = append(subs[seat], sub)
 	}
 	private, public, err := p.keys(ctx)
 	if err != nil {
 		p.log.Error("push: the site's keys", "err", err)
 		return
 	}
+	for i, n := range notices {
+		subs[seats[i]] = p.sendOne(ctx, n, subs[seats[i]], private, public)
+	}
+}
+
+// sendOne tells n to each of subs, and returns those still subscribed.
+func (p *pusher) sendOne(ctx context.Context, n notice, subs []store.Subscription, private, public string) []store.Subscription {
+	kept := subs[:0]
 	for _, sub := range subs {
+		kept = append(kept, sub)
 		if !p.allows(sub.Endpoint) {
 			continue // the list of services changed since it was stored
 		}
@@ -183,6 +219,7 @@ func (p *pusher) send(ctx context.Context, n notice) {
 		switch {
 		case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusGone:
 			// The browser has dropped the subscription: so do we.
+			kept = kept[:len(kept)-1]
 			if err := p.store.Unsubscribe(ctx, n.game, "", sub.Endpoint); err != nil {
 				p.log.Error("push: forgetting a subscription", "game", n.game, "err", err)
 			}
@@ -190,6 +227,7 @@ func (p *pusher) send(ctx context.Context, n notice) {
 			p.log.Warn("push: the service refused a notice", "game", n.game, "status", res.StatusCode)
 		}
 	}
+	return kept
 }
 
 // subscribeRequest is the body of POST /api/games/{id}/push: the

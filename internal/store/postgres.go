@@ -536,20 +536,26 @@ func (s *Postgres) Unsubscribe(ctx context.Context, gameID, seat, endpoint strin
 	return err
 }
 
-// Subscriptions lists the push subscriptions of a game's seat.
-func (s *Postgres) Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error) {
-	rows, err := s.pool.Query(ctx, `SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = $1 AND seat = $2`, gameID, seat)
+// SubscriptionsOf lists the push subscriptions of several seats at once,
+// in no particular order.
+func (s *Postgres) SubscriptionsOf(ctx context.Context, seats []SeatOf) ([]Subscription, error) {
+	games, seatNames := make([]string, len(seats)), make([]string, len(seats))
+	for i, seat := range seats {
+		games[i], seatNames[i] = seat.Game, seat.Seat
+	}
+	rows, err := s.pool.Query(ctx, `SELECT game_id, seat, endpoint, p256dh, auth, lang FROM push_subscriptions
+		WHERE (game_id, seat) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, games, seatNames)
 	if err != nil {
-		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+		return nil, fmt.Errorf("reading push subscriptions: %w", err)
 	}
 	var out []Subscription
-	sub := Subscription{Game: gameID, Seat: seat}
-	_, err = pgx.ForEachRow(rows, []any{&sub.Endpoint, &sub.P256DH, &sub.Auth, &sub.Lang}, func() error {
+	var sub Subscription
+	_, err = pgx.ForEachRow(rows, []any{&sub.Game, &sub.Seat, &sub.Endpoint, &sub.P256DH, &sub.Auth, &sub.Lang}, func() error {
 		out = append(out, sub)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+		return nil, fmt.Errorf("reading push subscriptions: %w", err)
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -199,7 +200,7 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 		write.Close()
 		return nil, err
 	}
-	if s.subscriptions, err = s.read.Prepare(`SELECT endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = ? AND seat = ?`); err != nil {
+	if s.subscriptions, err = s.read.Prepare(`SELECT game_id, seat, endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = ? AND seat = ?`); err != nil {
 		write.Close()
 		s.read.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
@@ -599,23 +600,36 @@ func (s *SQLite) Unsubscribe(ctx context.Context, gameID, seat, endpoint string)
 	return nil
 }
 
-// Subscriptions lists the push subscriptions of a game's seat.
-func (s *SQLite) Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error) {
-	rows, err := s.subscriptions.QueryContext(ctx, gameID, seat)
+// SubscriptionsOf lists the push subscriptions of several seats at once,
+// in no particular order: one query for the notices that gathered while
+// the last were sent, instead of one each.
+func (s *SQLite) SubscriptionsOf(ctx context.Context, seats []SeatOf) ([]Subscription, error) {
+	var rows *sql.Rows
+	var err error
+	if len(seats) == 1 {
+		rows, err = s.subscriptions.QueryContext(ctx, seats[0].Game, seats[0].Seat)
+	} else {
+		args := make([]any, 0, 2*len(seats))
+		for _, seat := range seats {
+			args = append(args, seat.Game, seat.Seat)
+		}
+		rows, err = s.read.QueryContext(ctx, `SELECT game_id, seat, endpoint, p256dh, auth, lang FROM push_subscriptions
+			WHERE (game_id, seat) IN (VALUES `+strings.Repeat("(?, ?), ", len(seats)-1)+`(?, ?))`, args...)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+		return nil, fmt.Errorf("reading push subscriptions: %w", err)
 	}
 	defer rows.Close()
 	var out []Subscription
 	for rows.Next() {
-		sub := Subscription{Game: gameID, Seat: seat}
-		if err := rows.Scan(&sub.Endpoint, &sub.P256DH, &sub.Auth, &sub.Lang); err != nil {
-			return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+		var sub Subscription
+		if err := rows.Scan(&sub.Game, &sub.Seat, &sub.Endpoint, &sub.P256DH, &sub.Auth, &sub.Lang); err != nil {
+			return nil, fmt.Errorf("reading push subscriptions: %w", err)
 		}
 		out = append(out, sub)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("game %s: reading push subscriptions: %w", gameID, err)
+		return nil, fmt.Errorf("reading push subscriptions: %w", err)
 	}
 	return out, nil
 }

@@ -84,6 +84,9 @@ type ChatLine struct {
 	At   time.Time `json:"at"`
 }
 
+// SeatOf is one seat of one game.
+type SeatOf struct{ Game, Seat string }
+
 // Subscription is a browser's Web Push subscription for a seat of a game:
 // where to send (Endpoint) and the keys to encrypt with, from the
 // browser's PushSubscription, and the language of its page.

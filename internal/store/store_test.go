@@ -34,7 +34,7 @@ type testStore interface {
 	Setting(ctx context.Context, name, value string) (string, error)
 	Subscribe(ctx context.Context, sub Subscription) error
 	Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error
-	Subscriptions(ctx context.Context, gameID, seat string) ([]Subscription, error)
+	SubscriptionsOf(ctx context.Context, seats []SeatOf) ([]Subscription, error)
 	Hold(ctx context.Context, browser []byte, h Holding) error
 	Holding(ctx context.Context, browser []byte, gameID string) (Holding, error)
 	Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error)
@@ -366,16 +366,32 @@ func TestSettingsAndSubscriptions(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if subs, err := s.Subscriptions(ctx, g.ID, "white"); err != nil || len(subs) != 1 || subs[0] != sub {
+		white, black := SeatOf{g.ID, "white"}, SeatOf{g.ID, "black"}
+		if subs, err := s.SubscriptionsOf(ctx, []SeatOf{white}); err != nil || len(subs) != 1 || subs[0] != sub {
 			t.Fatalf("subscriptions: %+v %v", subs, err)
 		}
-		if subs, _ := s.Subscriptions(ctx, g.ID, "black"); len(subs) != 0 {
+		if subs, _ := s.SubscriptionsOf(ctx, []SeatOf{black}); len(subs) != 0 {
 			t.Fatalf("Black has %+v", subs)
+		}
+		// Several seats in one question, named more than once, of games
+		// with and without subscriptions.
+		other := sample("pushgame02")
+		if err := s.Create(ctx, other); err != nil {
+			t.Fatal(err)
+		}
+		theirs := Subscription{Game: other.ID, Seat: "black", Endpoint: "https://push.example/b", P256DH: "k2", Auth: "a2", Lang: "en"}
+		if err := s.Subscribe(ctx, theirs); err != nil {
+			t.Fatal(err)
+		}
+		subs, err := s.SubscriptionsOf(ctx, []SeatOf{black, {other.ID, "black"}, white, {"nosuchgame", "white"}, white, {other.ID, "white"}})
+		slices.SortFunc(subs, func(a, b Subscription) int { return strings.Compare(a.Endpoint, b.Endpoint) })
+		if err != nil || !slices.Equal(subs, []Subscription{sub, theirs}) {
+			t.Fatalf("subscriptions of six seats: %+v %v", subs, err)
 		}
 		if err := s.Unsubscribe(ctx, g.ID, "", sub.Endpoint); err != nil {
 			t.Fatal(err)
 		}
-		if subs, _ := s.Subscriptions(ctx, g.ID, "white"); len(subs) != 0 {
+		if subs, _ := s.SubscriptionsOf(ctx, []SeatOf{white}); len(subs) != 0 {
 			t.Fatalf("after unsubscribing: %+v", subs)
 		}
 	})
