@@ -1,12 +1,14 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,9 +27,10 @@ type SQLite struct {
 
 	appends     chan appendRequest
 	appendStmts appendStmts // prepared on write
-	// subscriptions is asked after every move, for the player whose turn
-	// it is: prepared once, on read.
-	subscriptions *sql.Stmt
+	// subscriptions are asked after every move, for the player whose
+	// turn it is: prepared once, on read, one for each of
+	// subscriptionBatches.
+	subscriptions [len(subscriptionBatches)]*sql.Stmt
 	// checkpoint copies the log into the database file, on a connection
 	// of its own, so that the writer never waits for it (see
 	// checkpoints).
@@ -200,20 +203,21 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 		write.Close()
 		return nil, err
 	}
-	if s.subscriptions, err = s.read.Prepare(`SELECT game_id, seat, endpoint, p256dh, auth, lang FROM push_subscriptions WHERE game_id = ? AND seat = ?`); err != nil {
+	if err := s.prepareSubscriptions(); err != nil {
+		s.closeSubscriptions()
 		write.Close()
 		s.read.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
 	if err := s.prepareAppends(); err != nil {
-		s.subscriptions.Close()
+		s.closeSubscriptions()
 		write.Close()
 		s.read.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
 	if s.checkpoint, err = open(1, "deferred"); err != nil {
 		s.closeAppends()
-		s.subscriptions.Close()
+		s.closeSubscriptions()
 		write.Close()
 		s.read.Close()
 		return nil, err
@@ -307,7 +311,7 @@ func (s *SQLite) migrate(ctx context.Context) error {
 func (s *SQLite) Close() error {
 	s.once.Do(func() { close(s.closing) })
 	s.stopped.Wait()
-	return errors.Join(s.closeAppends(), s.subscriptions.Close(), s.read.Close(), s.checkpoint.Close(), s.write.Close())
+	return errors.Join(s.closeAppends(), s.closeSubscriptions(), s.read.Close(), s.checkpoint.Close(), s.write.Close())
 }
 
 // Ping says whether the database can be read.
@@ -600,38 +604,80 @@ func (s *SQLite) Unsubscribe(ctx context.Context, gameID, seat, endpoint string)
 	return nil
 }
 
+// subscriptionBatches are how many seats the prepared lookups of
+// subscriptions take at once. A lookup of fewer seats takes the next
+// larger, with the last seat named again: parsing a query for every
+// number of seats cost more than running it.
+var subscriptionBatches = [...]int{1, 8, 64}
+
+func (s *SQLite) prepareSubscriptions() error {
+	for i, n := range subscriptionBatches {
+		var err error
+		s.subscriptions[i], err = s.read.Prepare(`SELECT game_id, seat, endpoint, p256dh, auth, lang FROM push_subscriptions
+			WHERE (game_id, seat) IN (VALUES ` + strings.Repeat("(?, ?), ", n-1) + `(?, ?))`)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *SQLite) closeSubscriptions() error {
+	var errs []error
+	for _, st := range s.subscriptions {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // SubscriptionsOf lists the push subscriptions of several seats at once,
 // in no particular order: one query for the notices that gathered while
 // the last were sent, instead of one each.
 func (s *SQLite) SubscriptionsOf(ctx context.Context, seats []SeatOf) ([]Subscription, error) {
-	var rows *sql.Rows
-	var err error
-	if len(seats) == 1 {
-		rows, err = s.subscriptions.QueryContext(ctx, seats[0].Game, seats[0].Seat)
-	} else {
-		args := make([]any, 0, 2*len(seats))
-		for _, seat := range seats {
+	// A seat named in two lookups would be found twice.
+	seats = slices.Clone(seats)
+	slices.SortFunc(seats, func(a, b SeatOf) int {
+		return cmp.Or(strings.Compare(a.Game, b.Game), strings.Compare(a.Seat, b.Seat))
+	})
+	seats = slices.Compact(seats)
+	var out []Subscription
+	for len(seats) > 0 {
+		i := 0
+		for subscriptionBatches[i] < len(seats) && i < len(subscriptionBatches)-1 {
+			i++
+		}
+		n := subscriptionBatches[i]
+		args := make([]any, 0, 2*n)
+		for j := range n {
+			seat := seats[min(j, len(seats)-1)]
 			args = append(args, seat.Game, seat.Seat)
 		}
-		rows, err = s.read.QueryContext(ctx, `SELECT game_id, seat, endpoint, p256dh, auth, lang FROM push_subscriptions
-			WHERE (game_id, seat) IN (VALUES `+strings.Repeat("(?, ?), ", len(seats)-1)+`(?, ?))`, args...)
+		seats = seats[min(n, len(seats)):]
+		var err error
+		if out, err = s.subscriptionsOf(ctx, s.subscriptions[i], args, out); err != nil {
+			return nil, fmt.Errorf("reading push subscriptions: %w", err)
+		}
 	}
+	return out, nil
+}
+
+// subscriptionsOf appends to out what a prepared lookup finds.
+func (s *SQLite) subscriptionsOf(ctx context.Context, lookup *sql.Stmt, args []any, out []Subscription) ([]Subscription, error) {
+	rows, err := lookup.QueryContext(ctx, args...)
 	if err != nil {
-		return nil, fmt.Errorf("reading push subscriptions: %w", err)
+		return nil, err
 	}
 	defer rows.Close()
-	var out []Subscription
 	for rows.Next() {
 		var sub Subscription
 		if err := rows.Scan(&sub.Game, &sub.Seat, &sub.Endpoint, &sub.P256DH, &sub.Auth, &sub.Lang); err != nil {
-			return nil, fmt.Errorf("reading push subscriptions: %w", err)
+			return nil, err
 		}
 		out = append(out, sub)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading push subscriptions: %w", err)
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // Hold keeps a seat against a browser, replacing the seat it held in that

@@ -388,6 +388,17 @@ func TestSettingsAndSubscriptions(t *testing.T) {
 		if err != nil || !slices.Equal(subs, []Subscription{sub, theirs}) {
 			t.Fatalf("subscriptions of six seats: %+v %v", subs, err)
 		}
+		// More seats than one query takes, the same named far apart.
+		many := []SeatOf{white}
+		for i := range 130 {
+			many = append(many, SeatOf{fmt.Sprintf("game%04d", i), "white"})
+		}
+		many = append(many, white, SeatOf{other.ID, "black"})
+		subs, err = s.SubscriptionsOf(ctx, many)
+		slices.SortFunc(subs, func(a, b Subscription) int { return strings.Compare(a.Endpoint, b.Endpoint) })
+		if err != nil || !slices.Equal(subs, []Subscription{sub, theirs}) {
+			t.Fatalf("subscriptions of %d seats: %+v %v", len(many), subs, err)
+		}
 		if err := s.Unsubscribe(ctx, g.ID, "", sub.Endpoint); err != nil {
 			t.Fatal(err)
 		}
