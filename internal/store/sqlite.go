@@ -181,6 +181,10 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 			return nil, fmt.Errorf("opening %s: %w", path, err)
 		}
 		db.SetMaxOpenConns(conns)
+		// database/sql keeps two idle connections unless told: a third
+		// reader would open a connection, set it up and prepare its
+		// statements anew every time, only to close it again.
+		db.SetMaxIdleConns(conns)
 		return db, nil
 	}
 	// Every move reads its game's row and writes a page of its events:

@@ -175,3 +175,24 @@ func TestPageSize(t *testing.T) {
 		t.Errorf("an older database now has pages of %d bytes, want its 4096", got)
 	}
 }
+
+// Readers busy at once leave their connections open for the next, rather
+// than each setting up a connection of its own and closing it again.
+func TestReadersKeepTheirConnections(t *testing.T) {
+	s := openSQLiteTest(t)
+	ctx := t.Context()
+	var open []*sql.Rows
+	for range 4 {
+		rows, err := s.read.QueryContext(ctx, `SELECT 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, rows)
+	}
+	for _, rows := range open {
+		rows.Close()
+	}
+	if st := s.read.Stats(); st.MaxIdleClosed != 0 || st.Idle != 4 {
+		t.Errorf("after 4 readers at once: %d connections idle, %d closed; want 4 and none", st.Idle, st.MaxIdleClosed)
+	}
+}
