@@ -615,20 +615,34 @@ func (s *SQLite) Unsubscribe(ctx context.Context, gameID, seat, endpoint string)
 var subscriptionBatches = [...]int{1, 8, 64}
 
 func (s *SQLite) prepareSubscriptions() error {
+	queries := make([]string, len(subscriptionBatches))
 	for i, n := range subscriptionBatches {
-		var err error
-		s.subscriptions[i], err = s.read.Prepare(`SELECT game_id, seat, endpoint, p256dh, auth, lang FROM push_subscriptions
-			WHERE (game_id, seat) IN (VALUES ` + strings.Repeat("(?, ?), ", n-1) + `(?, ?))`)
+		queries[i] = `SELECT game_id, seat, endpoint, p256dh, auth, lang FROM push_subscriptions
+			WHERE (game_id, seat) IN (VALUES ` + strings.Repeat("(?, ?), ", n-1) + `(?, ?))`
+	}
+	return prepare(s.read, s.subscriptions[:], queries)
+}
+
+func (s *SQLite) closeSubscriptions() error { return closeStmts(s.subscriptions[:]) }
+
+// prepare prepares queries on db into stmts, one for one. After an error
+// it closes what it prepared.
+func prepare(db *sql.DB, stmts []*sql.Stmt, queries []string) error {
+	for i, q := range queries {
+		st, err := db.Prepare(q)
 		if err != nil {
+			closeStmts(stmts)
 			return err
 		}
+		stmts[i] = st
 	}
 	return nil
 }
 
-func (s *SQLite) closeSubscriptions() error {
+// closeStmts closes the statements of stmts that were prepared.
+func closeStmts(stmts []*sql.Stmt) error {
 	var errs []error
-	for _, st := range s.subscriptions {
+	for _, st := range stmts {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}

@@ -89,26 +89,10 @@ type appendStmts [len(appendQueries)]*sql.Stmt
 // prepareAppends prepares the statements of an append on the writing
 // connection.
 func (s *SQLite) prepareAppends() error {
-	for i, q := range appendQueries {
-		st, err := s.write.Prepare(q)
-		if err != nil {
-			s.closeAppends()
-			return err
-		}
-		s.appendStmts[i] = st
-	}
-	return nil
+	return prepare(s.write, s.appendStmts[:], appendQueries[:])
 }
 
-func (s *SQLite) closeAppends() error {
-	var errs []error
-	for _, st := range s.appendStmts {
-		if st != nil {
-			errs = append(errs, st.Close())
-		}
-	}
-	return errors.Join(errs...)
-}
+func (s *SQLite) closeAppends() error { return closeStmts(s.appendStmts[:]) }
 
 // commitAppends writes the appends that come in until the store closes.
 func (s *SQLite) commitAppends() {
