@@ -71,7 +71,7 @@ type pusher struct {
 const pushWorkers = 4
 
 // pushLookup is how many waiting notices a worker looks up in one query.
-// One query a move cost a twentieth of the site's time at thousands of
+// One query a move took about 7% of the site's CPU at thousands of
 // moves a second.
 const pushLookup = 64
 
