@@ -64,10 +64,10 @@ type pusher struct {
 	keys    func(ctx context.Context) (private, public string, err error)
 }
 
-// pushWorkers is how many notices are looked up and sent at once. Every
-// move asks the store whether anybody is to be told; one worker alone
-// fell behind a few thousand moves a second. The notices of one game go
-// through one worker, in order.
+// pushWorkers is how many batches of notices are looked up and sent at
+// once: a push service that is slow to answer holds up only the notices
+// behind it in its worker. The notices of one game go through one
+// worker, in order.
 const pushWorkers = 4
 
 // pushLookup is how many waiting notices a worker looks up in one query.

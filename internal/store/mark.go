@@ -24,7 +24,7 @@ type Mark struct {
 func (s *SQLite) Mark(ctx context.Context, id string) (Mark, error) {
 	var m Mark
 	err := s.read.QueryRowContext(ctx, `SELECT
-		COALESCE((SELECT seq FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1), 0),
+		`+lastSeq+`,
 		status, white_hash IS NOT NULL, black_hash IS NOT NULL, next_id,
 		(SELECT COALESCE(MAX(seq), 0) FROM chat WHERE game_id = games.id) FROM games WHERE id = ?`, id).
 		Scan(&m.Version, &m.Status, &m.Seated[0], &m.Seated[1], &m.Next, &m.Chat)
@@ -41,7 +41,7 @@ func (s *SQLite) Mark(ctx context.Context, id string) (Mark, error) {
 func (s *Postgres) Mark(ctx context.Context, id string) (Mark, error) {
 	var m Mark
 	err := s.pool.QueryRow(ctx, `SELECT
-		COALESCE((SELECT seq FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1), 0),
+		`+lastSeq+`,
 		status, white_hash IS NOT NULL, black_hash IS NOT NULL, next_id,
 		(SELECT COALESCE(MAX(seq), 0) FROM chat WHERE game_id = games.id) FROM games WHERE id = $1`, id).
 		Scan(&m.Version, &m.Status, &m.Seated[0], &m.Seated[1], &m.Next, &m.Chat)

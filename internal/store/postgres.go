@@ -342,7 +342,7 @@ func (s *Postgres) appendEvents(ctx context.Context, id string, events []Event, 
 	tag, err := s.pool.Exec(context.WithoutCancel(ctx), `WITH game AS (
 			SELECT id, status FROM games
 			WHERE id = $1 AND (status != 'over' OR $12)
-			AND COALESCE((SELECT seq FROM events WHERE game_id = $1 ORDER BY seq DESC LIMIT 1), 0) = $2
+			AND `+lastSeq+` = $2
 		), changed AS (
 			UPDATE games SET status = $3, winner = $4, reason = $5, updated_at = $6
 			FROM game WHERE games.id = game.id AND game.status != 'over' AND ($3 = 'over' OR game.status = 'waiting'))

@@ -66,11 +66,9 @@ var appendQueries = [...]string{
 	// it if it follows the last event, and otherwise stores nothing, and
 	// appendLast finds out why.
 	appendNext: `INSERT INTO events (game_id, seq, kind, seat, move, at)
-		SELECT ?1, ?2, ?3, ?4, ?5, ?6
-		WHERE (SELECT status FROM games WHERE id = ?1) = 'playing'
-		AND COALESCE((SELECT seq FROM events WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1), 0) = ?2 - 1`,
-	appendLast: `SELECT status, COALESCE((SELECT seq FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1), 0)
-		FROM games WHERE id = ?`,
+		SELECT ?1, ?2, ?3, ?4, ?5, ?6 FROM games
+		WHERE id = ?1 AND status = 'playing' AND ` + lastSeq + ` = ?2 - 1`,
+	appendLast:   `SELECT status, ` + lastSeq + ` FROM games WHERE id = ?`,
 	appendStart:  `UPDATE games SET status = 'playing', updated_at = ? WHERE id = ?`,
 	appendEnd:    `UPDATE games SET status = 'over', winner = ?, reason = ?, updated_at = ? WHERE id = ?`,
 	appendInsert: `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,

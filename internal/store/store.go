@@ -12,6 +12,11 @@ import (
 	"bretter/internal/clock"
 )
 
+// lastSeq is the number of the last event of the game in the row at hand
+// of games, 0 before the first: the game's version, found by the events'
+// key. Both stores ask it in these words.
+const lastSeq = `COALESCE((SELECT seq FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1), 0)`
+
 // Errors callers branch on.
 var (
 	ErrNotFound = errors.New("no such game")
