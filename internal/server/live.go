@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"runtime"
 	"sync"
 	"time"
 
@@ -11,20 +10,34 @@ import (
 )
 
 // A subscriber is one open page (or API stream) of a game. Messages for
-// it wait in its queue; while there are any, one goroutine writes them
-// out, as many as have gathered, and ends when the queue is empty, so that
-// an idle page costs no goroutine beyond its reader.
+// it wait in its queue. Whoever queues them writes them at once, as far
+// as the page's socket takes them without waiting; only what it does not
+// take gets a goroutine of its own, which writes as many as have gathered
+// and ends when the queue is empty. So an idle page costs no goroutine
+// beyond its reader, and a game's many watchers are written by one
+// goroutine, not by one each.
 type subscriber struct {
 	seat string
 
 	mu      sync.Mutex
 	queue   [][]byte
-	held    bool                 // no writer starts until release
-	writing bool                 // a writer runs (or the page failed: none will)
-	write   func([][]byte) error // sends messages to the page; nil until attached
-	stop    func()               // closes the page, asking it to reconnect
-	gone    chan struct{}        // closed when the page must go: too slow, or shutting down
+	held    bool       // nothing is written until release
+	writing bool       // a write is under way (or the page failed: none will be)
+	conn    pageWriter // nil until attached
+	gone    chan struct{}
 	once    sync.Once
+}
+
+// A pageWriter writes a page's messages to its connection.
+type pageWriter interface {
+	// send writes msgs after what try left, waiting for the page as long
+	// as it may.
+	send(msgs [][]byte) error
+	// try writes msgs as far as the page takes them without waiting. Unless
+	// all went out, a send must follow with the messages it returns.
+	try(msgs [][]byte) (left [][]byte, all bool, err error)
+	// stop closes the page, asking it to reconnect.
+	stop()
 }
 
 // maxQueued is how many messages may wait for a page before it is
@@ -41,37 +54,55 @@ func (s *subscriber) drop() {
 	s.once.Do(func() {
 		close(s.gone)
 		s.mu.Lock()
-		stop := s.stop
+		conn := s.conn
 		s.mu.Unlock()
-		if stop != nil {
-			go stop()
+		if conn != nil {
+			go conn.stop()
 		}
 	})
 }
 
-// push queues msg and starts a writer if none runs. It reports false when
-// too many messages wait already.
-func (s *subscriber) push(msg []byte) bool {
+// push queues msgs and writes what waits, without waiting for the page.
+// It reports false, queuing none, when too many messages would wait.
+func (s *subscriber) push(msgs ...[]byte) bool {
 	s.mu.Lock()
-	if len(s.queue) >= maxQueued {
+	if len(s.queue)+len(msgs) > maxQueued {
 		s.mu.Unlock()
 		return false
 	}
-	s.queue = append(s.queue, msg)
-	start := s.claimWriter()
+	s.queue = append(s.queue, msgs...)
 	s.mu.Unlock()
-	if start {
-		go s.flush()
-	}
+	s.writeWaiting()
 	return true
 }
 
-// claimWriter reports whether a writer is to start now, and if so counts
-// it as running; s.mu is held.
-func (s *subscriber) claimWriter() bool {
-	start := !s.writing && !s.held && s.write != nil && len(s.queue) > 0
-	s.writing = s.writing || start
-	return start
+// writeWaiting writes what waits, unless a write is under way (which
+// writes it next) or the page is held or not attached yet.
+func (s *subscriber) writeWaiting() {
+	for {
+		s.mu.Lock()
+		if s.writing || s.held || s.conn == nil || len(s.queue) == 0 {
+			s.mu.Unlock()
+			return
+		}
+		s.writing = true
+		batch, conn := s.queue, s.conn
+		s.queue = nil
+		s.mu.Unlock()
+		left, all, err := conn.try(batch)
+		switch {
+		case err != nil:
+			s.drop() // and the write stays claimed: nothing more is written
+			return
+		case !all:
+			go s.flush(conn, left)
+			return
+		}
+		// What was queued meanwhile is written next.
+		s.mu.Lock()
+		s.writing = false
+		s.mu.Unlock()
+	}
 }
 
 // hold keeps what is pushed waiting until release, so that it goes out
@@ -82,52 +113,48 @@ func (s *subscriber) hold() {
 	s.mu.Unlock()
 }
 
-// release ends hold and starts a writer for what waits.
+// release ends hold and writes what waits.
 func (s *subscriber) release() {
 	s.mu.Lock()
 	s.held = false
-	start := s.claimWriter()
 	s.mu.Unlock()
-	if start {
-		go s.flush()
-	}
+	s.writeWaiting()
 }
 
-// attach gives the page its connection: write sends messages, stop
-// closes it. What waits already is written at once.
-func (s *subscriber) attach(write func([][]byte) error, stop func()) {
+// attach gives the page its connection. What waits already is written at
+// once.
+func (s *subscriber) attach(conn pageWriter) {
 	s.mu.Lock()
-	s.write, s.stop = write, stop
-	start := s.claimWriter()
+	s.conn = conn
 	s.mu.Unlock()
-	if start {
-		go s.flush()
-	}
 	select {
 	case <-s.gone: // dropped before it was attached
-		go stop()
+		go conn.stop()
+		return
 	default:
 	}
+	s.writeWaiting()
 }
 
-// flush writes until nothing waits. After a failed write it writes no
-// more: the page is dropped and reconnects.
-func (s *subscriber) flush() {
+// flush writes first (after what try left unwritten), then what waits,
+// waiting for the page as long as it may, until nothing waits. After a
+// failed write it writes no more: the page is dropped and reconnects.
+func (s *subscriber) flush(conn pageWriter, first [][]byte) {
+	batch := first
 	for {
+		if err := conn.send(batch); err != nil {
+			s.drop()
+			return
+		}
 		s.mu.Lock()
-		batch := s.queue
+		batch = s.queue
 		s.queue = nil
 		if len(batch) == 0 {
 			s.writing = false
 			s.mu.Unlock()
 			return
 		}
-		write := s.write
 		s.mu.Unlock()
-		if err := write(batch); err != nil {
-			s.drop()
-			return
-		}
 	}
 }
 
@@ -252,11 +279,11 @@ func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
 	})
 }
 
-// fanOut queues each page the bytes made for its seat (nil: none for
-// that page). The players' pages get theirs at once; the watchers' one
-// message is handed out by tellWatchers after the players' writers have
-// started, so that a game with many watchers does not keep its players
-// waiting.
+// fanOut sends each page the bytes made for its seat (nil: none for that
+// page). The players' pages get theirs first, written before this
+// returns as far as their sockets take them; the watchers' one message is
+// handed out after that by tellWatchers, so that a game with many
+// watchers does not keep its players waiting.
 func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
 	playerLeft, watched := false, false
 	for sub := range g.subs {
@@ -287,8 +314,6 @@ func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
 // get an event its state already holds, which it ignores by its version;
 // it never misses one.
 func (h *hub) tellWatchers(g *liveGame) {
-	// The players' writers, started just before, run first.
-	runtime.Gosched()
 	var watchers, slow []*subscriber
 	for {
 		g.mu.Lock()
@@ -313,12 +338,9 @@ func (h *hub) tellWatchers(g *liveGame) {
 		g.mu.Unlock()
 		slow = slow[:0]
 		for _, sub := range watchers {
-			for _, m := range msgs {
-				if !sub.push(m) {
-					sub.drop()
-					slow = append(slow, sub)
-					break
-				}
+			if !sub.push(msgs...) {
+				sub.drop()
+				slow = append(slow, sub)
 			}
 		}
 	}

@@ -14,7 +14,11 @@ type writes struct {
 	more chan struct{}
 }
 
-func (w *writes) write(batch [][]byte) error {
+func (w *writes) try(batch [][]byte) ([][]byte, bool, error) { return nil, true, w.send(batch) }
+
+func (w *writes) stop() {}
+
+func (w *writes) send(batch [][]byte) error {
 	var msgs []string
 	for _, b := range batch {
 		msgs = append(msgs, string(b))
@@ -40,7 +44,7 @@ func (w *writes) wait(t *testing.T) {
 func TestHeldMessagesGoOutInOneWrite(t *testing.T) {
 	w := &writes{more: make(chan struct{}, 8)}
 	sub := newSubscriber("white")
-	sub.attach(w.write, func() {})
+	sub.attach(w)
 	sub.hold()
 	sub.push([]byte("event"))
 	sub.push([]byte("presence"))
@@ -59,5 +63,54 @@ func TestHeldMessagesGoOutInOneWrite(t *testing.T) {
 	defer w.mu.Unlock()
 	if strings.Join(w.got, " ") != "event+presence+ack next" {
 		t.Fatalf("writes %q, want the held three in one, then the next", w.got)
+	}
+}
+
+// stalledPage takes nothing at once, and each send waits for open.
+type stalledPage struct {
+	open  chan struct{}
+	tries int
+	writes
+}
+
+func (p *stalledPage) try(batch [][]byte) ([][]byte, bool, error) {
+	p.tries++
+	return batch, false, nil
+}
+
+func (p *stalledPage) send(batch [][]byte) error {
+	<-p.open
+	return p.writes.send(batch)
+}
+
+// A page that does not take its messages at once does not hold up
+// whoever pushes them (a game's goroutine, or the one telling its
+// watchers): a writer of its own sends them, in order, and what comes
+// meanwhile waits for that writer instead of being tried again.
+func TestSlowPageDoesNotHoldUpThePusher(t *testing.T) {
+	p := &stalledPage{open: make(chan struct{}), writes: writes{more: make(chan struct{}, 8)}}
+	sub := newSubscriber("")
+	sub.attach(p)
+	pushed := make(chan struct{})
+	go func() {
+		sub.push([]byte("one"))
+		sub.push([]byte("two"), []byte("three"))
+		close(pushed)
+	}()
+	select {
+	case <-pushed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("push waited for the page")
+	}
+	if p.tries != 1 {
+		t.Errorf("tried %d times, want once: later messages wait for the page's writer", p.tries)
+	}
+	close(p.open)
+	p.wait(t)
+	p.wait(t)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if strings.Join(p.got, " ") != "one two+three" {
+		t.Fatalf("writes %q, want one, then the two that waited", p.got)
 	}
 }

@@ -131,23 +131,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	undo.add(func() { s.hub.unsubscribe(id, sub) })
-	// What has gathered in the queue goes out in one write. The library
-	// only frames the messages into out's buffer, which cannot block:
-	// the write to the page, in out.end, has its own deadline. (A context
-	// that can end would cost a timer per batch and a callback per
-	// message.)
-	sub.attach(func(batch [][]byte) error {
-		out.begin()
-		for _, msg := range batch {
-			if err := conn.Write(context.Background(), websocket.MessageText, msg); err != nil {
-				out.end(writeTimeout)
-				return err
-			}
-		}
-		return out.end(writeTimeout)
-	}, func() {
-		conn.Close(websocket.StatusTryAgainLater, "too slow or shutting down: reconnect")
-	})
+	sub.attach(livePage{conn, out})
 	// Pings find pages that are gone without a word; a timer, not a
 	// goroutine, waits for the next one.
 	var pings *time.Timer

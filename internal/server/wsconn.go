@@ -3,11 +3,15 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"io"
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // An idle page must cost little: thousands of them wait at once. After
@@ -53,55 +57,182 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	}
 	// The response's header has gone out with the hijack: net/http's
 	// writer holds nothing.
-	w.out = &batchWriter{conn: conn}
+	w.out = newBatchWriter(conn)
 	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(w.out, writeBuffer)), nil
 }
 
-// A batchWriter writes a page's frames to its connection: at once, or,
-// between begin and end, all in one write at the end, in a buffer borrowed
-// for that time.
-type batchWriter struct {
-	conn net.Conn
-
-	mu  sync.Mutex
-	buf *[]byte // the batch being gathered; nil: none
+// livePage is a page's live connection, as its subscriber writes it.
+type livePage struct {
+	conn *websocket.Conn
+	out  *batchWriter
 }
 
+func (p livePage) send(msgs [][]byte) error { return p.out.send(msgs, writeTimeout) }
+
+func (p livePage) try(msgs [][]byte) ([][]byte, bool, error) { return p.out.try(msgs) }
+
+func (p livePage) stop() {
+	p.out.close()
+	p.conn.Close(websocket.StatusTryAgainLater, "too slow or shutting down: reconnect")
+}
+
+// A batchWriter writes a page's connection. The page's messages are
+// framed here, as many as wait, into one write from a buffer borrowed for
+// that time. The WebSocket library writes only its control frames (ping,
+// pong, close) through Write, each whole in one call, so the two never
+// interleave within a frame.
+type batchWriter struct {
+	conn net.Conn
+	raw  syscall.RawConn // tries a write without waiting; nil: every write may wait
+
+	mu     sync.Mutex
+	rest   []byte  // what the page did not take at once of the last batch: it goes first
+	restOf *[]byte // the borrowed buffer rest lies in
+	shut   bool    // the page is being closed: no more messages
+}
+
+func newBatchWriter(conn net.Conn) *batchWriter {
+	b := &batchWriter{conn: conn}
+	if sc, ok := conn.(syscall.Conn); ok {
+		if raw, err := sc.SyscallConn(); err == nil {
+			b.raw = raw
+		}
+	}
+	return b
+}
+
+// Write writes a control frame of the library, after what is left of the
+// last batch.
 func (b *batchWriter) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.buf == nil {
-		return b.conn.Write(p)
+	if len(b.rest) > 0 {
+		buf := b.gather(nil)
+		err := b.writeAll(*buf, writeTimeout)
+		b.put(buf)
+		if err != nil {
+			return 0, err
+		}
 	}
-	*b.buf = append(*b.buf, p...)
-	return len(p), nil
+	return b.conn.Write(p)
 }
 
-// begin starts gathering what is written.
-func (b *batchWriter) begin() {
-	buf := batches.Get().(*[]byte)
-	*buf = (*buf)[:0]
+// send writes msgs, each as a text message, after what try left, taking
+// at most timeout.
+func (b *batchWriter) send(msgs [][]byte, timeout time.Duration) error {
 	b.mu.Lock()
-	b.buf = buf
+	defer b.mu.Unlock()
+	if b.shut {
+		return net.ErrClosed
+	}
+	buf := b.gather(msgs)
+	err := b.writeAll(*buf, timeout)
+	b.put(buf)
+	return err
+}
+
+// try writes msgs as send does, but only as far as the page's socket
+// takes them without waiting. Unless all went out, a send must follow,
+// with the messages returned: those not begun on because another write
+// held the connection. (What was begun on waits in rest.)
+func (b *batchWriter) try(msgs [][]byte) (left [][]byte, all bool, err error) {
+	if !b.mu.TryLock() {
+		return msgs, false, nil
+	}
+	defer b.mu.Unlock()
+	if b.shut {
+		return nil, false, net.ErrClosed
+	}
+	buf := b.gather(msgs)
+	n, err := b.writeNow(*buf)
+	if err != nil || n == len(*buf) {
+		b.put(buf)
+		return nil, err == nil, err
+	}
+	b.rest, b.restOf = (*buf)[n:], buf
+	return nil, false, nil
+}
+
+// close refuses messages from now on: none may follow the close frame.
+func (b *batchWriter) close() {
+	b.mu.Lock()
+	b.shut = true
 	b.mu.Unlock()
 }
 
-// end writes what was gathered since begin, taking at most timeout, and
-// writes at once again from then on.
-func (b *batchWriter) end(timeout time.Duration) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	buf := b.buf
-	b.buf = nil
-	if len(*buf) == 0 {
-		batches.Put(buf)
-		return nil
+// gather borrows a buffer and fills it with what is left of the last
+// batch and msgs, framed; b.mu is held.
+func (b *batchWriter) gather(msgs [][]byte) *[]byte {
+	buf := batches.Get().(*[]byte)
+	out := append((*buf)[:0], b.rest...)
+	if b.restOf != nil {
+		b.put(b.restOf)
+		b.rest, b.restOf = nil, nil
 	}
-	b.conn.SetWriteDeadline(time.Now().Add(timeout))
-	_, err := b.conn.Write(*buf)
-	b.conn.SetWriteDeadline(time.Time{})
+	for _, m := range msgs {
+		out = appendFrame(out, m)
+	}
+	*buf = out
+	return buf
+}
+
+func (b *batchWriter) put(buf *[]byte) {
 	if cap(*buf) <= keptBatch {
 		batches.Put(buf)
 	}
+}
+
+// appendFrame appends msg as one text frame, unmasked, as a server sends
+// it (RFC 6455, section 5.2).
+func appendFrame(out, msg []byte) []byte {
+	const finText = 0x81
+	switch n := len(msg); {
+	case n < 126:
+		out = append(out, finText, byte(n))
+	case n <= 0xffff:
+		out = append(out, finText, 126, byte(n>>8), byte(n))
+	default:
+		out = append(out, finText, 127)
+		out = binary.BigEndian.AppendUint64(out, uint64(n))
+	}
+	return append(out, msg...)
+}
+
+func (b *batchWriter) writeAll(p []byte, timeout time.Duration) error {
+	if len(p) == 0 {
+		return nil
+	}
+	b.conn.SetWriteDeadline(time.Now().Add(timeout))
+	_, err := b.conn.Write(p)
+	b.conn.SetWriteDeadline(time.Time{})
 	return err
+}
+
+// writeNow writes as much of p as the socket takes at once, and never
+// waits. A connection without a socket of its own is written in full.
+func (b *batchWriter) writeNow(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if b.raw == nil {
+		if err := b.writeAll(p, writeTimeout); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	var n int
+	var werr error
+	err := b.raw.Write(func(fd uintptr) bool {
+		n, werr = syscall.Write(int(fd), p)
+		return true // done, whatever it took: the rest is for a writer that may wait
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case werr == syscall.EAGAIN || werr == syscall.EINTR:
+		return 0, nil
+	case werr != nil:
+		return 0, werr
+	}
+	return n, nil
 }

@@ -2,8 +2,11 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -93,36 +96,139 @@ func readFrame(t *testing.T, r io.Reader) []byte {
 	return p
 }
 
-// countingConn records each write.
-type countingConn struct {
-	net.Conn
-	writes []string
-}
-
-func (c *countingConn) Write(p []byte) (int, error) {
-	c.writes = append(c.writes, string(p))
-	return len(p), nil
-}
-
-func (c *countingConn) SetWriteDeadline(time.Time) error { return nil }
-
-func TestBatchWriter(t *testing.T) {
-	c := &countingConn{}
-	b := &batchWriter{conn: c}
-	b.Write([]byte("ping"))
-	b.begin()
-	b.Write([]byte("one,"))
-	b.Write([]byte("two,"))
-	b.Write([]byte("three"))
-	if len(c.writes) != 1 {
-		t.Fatalf("written during a batch: %q", c.writes)
+// Frames of every length class read back as they were given.
+func TestAppendFrame(t *testing.T) {
+	var stream []byte
+	lengths := []int{0, 1, 125, 126, 0xffff, 0x10000, 200000}
+	for i, n := range lengths {
+		stream = appendFrame(stream, bytes.Repeat([]byte{byte('a' + i)}, n))
 	}
-	if err := b.end(time.Second); err != nil {
+	r := bytes.NewReader(stream)
+	for i, n := range lengths {
+		if got := readFrame(t, r); !bytes.Equal(got, bytes.Repeat([]byte{byte('a' + i)}, n)) {
+			t.Fatalf("frame %d: %d bytes back, want %d", i, len(got), n)
+		}
+	}
+	if r.Len() != 0 {
+		t.Fatalf("%d bytes left over", r.Len())
+	}
+}
+
+// socketPair is both ends of a loopback TCP connection.
+func socketPair(t *testing.T) (server, client net.Conn) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
 		t.Fatal(err)
 	}
-	b.Write([]byte("pong"))
-	if want := []string{"ping", "one,two,three", "pong"}; strings.Join(c.writes, "|") != strings.Join(want, "|") {
-		t.Errorf("writes %q, want %q", c.writes, want)
+	defer l.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, _ := l.Accept()
+		accepted <- c
+	}()
+	client, err = net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server = <-accepted
+	if server == nil {
+		t.Fatal("nothing accepted")
+	}
+	t.Cleanup(func() { server.Close(); client.Close() })
+	return server, client
+}
+
+// A try writes what the socket takes at once and never waits: the rest
+// goes first with the next write, a control frame included, so that the
+// page reads every message once and in order.
+func TestTryLeavesTheRestForTheNextWrite(t *testing.T) {
+	server, client := socketPair(t)
+	b := newBatchWriter(server)
+	if b.raw == nil {
+		t.Fatal("a TCP connection has no descriptor to try")
+	}
+	msg := func(i int) []byte { return []byte(fmt.Sprintf("%06d%s", i, strings.Repeat("x", 994))) }
+	// The page reads nothing yet: the socket fills, and a try then
+	// returns without having written all.
+	sent, full := 0, false
+	for !full {
+		if sent == 100000 {
+			t.Fatal("100 MB taken by a socket nobody reads")
+		}
+		done := make(chan bool)
+		go func() {
+			left, all, err := b.try([][]byte{msg(sent)})
+			if err != nil || left != nil {
+				t.Errorf("try: left %d, err %v", len(left), err)
+			}
+			done <- all
+		}()
+		select {
+		case all := <-done:
+			full = !all
+		case <-time.After(5 * time.Second):
+			t.Fatal("a try waited for the page")
+		}
+		sent++
+	}
+	if len(b.rest) == 0 {
+		t.Fatal("a try that did not write all kept no rest")
+	}
+	// The next send, and a control frame after it, wait for the page.
+	wrote := make(chan error, 2)
+	go func() {
+		wrote <- b.send([][]byte{msg(sent)}, 10*time.Second)
+		_, err := b.Write(appendFrame(nil, []byte("control")))
+		wrote <- err
+	}()
+	client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(client)
+	for i := 0; i <= sent; i++ {
+		if got := readFrame(t, r); !bytes.Equal(got, msg(i)) {
+			t.Fatalf("message %d: got %.12q", i, got)
+		}
+	}
+	if got := readFrame(t, r); string(got) != "control" {
+		t.Fatalf("after the messages: %.12q, want the control frame", got)
+	}
+	for range 2 {
+		if err := <-wrote; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A try never waits for another write to the page: it hands its messages
+// back.
+func TestTryWhileAnotherWrites(t *testing.T) {
+	server, _ := socketPair(t)
+	b := newBatchWriter(server)
+	b.mu.Lock()
+	left, all, err := b.try([][]byte{[]byte("a"), []byte("b")})
+	b.mu.Unlock()
+	if all || err != nil || len(left) != 2 {
+		t.Fatalf("try while locked: left %q, all %v, err %v; want both back", left, all, err)
+	}
+}
+
+// Once the page is being closed, no message follows the close frame.
+func TestNoMessageAfterClose(t *testing.T) {
+	server, client := socketPair(t)
+	b := newBatchWriter(server)
+	b.close()
+	if err := b.send([][]byte{[]byte("late")}, time.Second); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("send after close: %v", err)
+	}
+	if _, _, err := b.try([][]byte{[]byte("late")}); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("try after close: %v", err)
+	}
+	if _, err := b.Write(appendFrame(nil, []byte("close"))); err != nil {
+		t.Fatal(err)
+	}
+	client.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if got := readFrame(t, client); string(got) != "close" {
+		t.Errorf("got %q, want only the close frame", got)
 	}
 }
 
