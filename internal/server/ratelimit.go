@@ -1,8 +1,10 @@
 package server
 
 import (
+	"errors"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -125,4 +127,14 @@ type countedConn struct {
 func (c *countedConn) Close() error {
 	c.once.Do(c.release)
 	return c.Conn.Close()
+}
+
+// SyscallConn gives the socket, so that a live page can be written
+// without waiting (see batchWriter.try).
+func (c *countedConn) SyscallConn() (syscall.RawConn, error) {
+	sc, ok := c.Conn.(syscall.Conn)
+	if !ok {
+		return nil, errors.ErrUnsupported
+	}
+	return sc.SyscallConn()
 }
