@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite" // the pure-Go driver: nothing to install
@@ -35,6 +36,7 @@ type SQLite struct {
 	// of its own, so that the writer never waits for it (see
 	// checkpoints).
 	checkpoint *sql.DB
+	written    atomic.Int64   // commits and appends so far, for checkpoints
 	closing    chan struct{}  // closed by Close
 	stopped    sync.WaitGroup // the writer of appends and the checkpoints
 	once       sync.Once
@@ -67,8 +69,17 @@ func ParseSync(name string) (Sync, error) {
 	return 0, fmt.Errorf("sync %q: want disk or os", name)
 }
 
-// checkpointEvery is how often the log is copied into the database file.
-const checkpointEvery = time.Second
+// The log is copied into the database file, at most every
+// checkpointEvery, once checkpointAfter commits and appends have gathered
+// in it since the last copy. A copy of the whole log lets the next commit
+// start the log anew, and SQLite then syncs the log's header to disk,
+// whatever the sync mode: copying every second, a quiet site made one move
+// in ten wait for the disk. Between copies, reads find the newer pages in
+// the log.
+const (
+	checkpointEvery = time.Second
+	checkpointAfter = 1000
+)
 
 // migrations run in order, each in its own transaction; the schema's
 // version is the number of migrations applied.
@@ -234,8 +245,9 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 	return s, nil
 }
 
-// checkpoints copies the log into the database file every
-// checkpointEvery until the store closes. Left to the writing connection,
+// checkpoints copies the log into the database file as often as
+// checkpointEvery and checkpointAfter say, until the store closes. Left
+// to the writing connection,
 // a checkpoint (and its syncs of the database file) would hold up every
 // commit behind it; here the writer goes on appending to the log
 // meanwhile. A passive checkpoint never waits for readers or the writer:
@@ -244,12 +256,19 @@ func (s *SQLite) checkpoints() {
 	defer s.stopped.Done()
 	tick := time.NewTicker(checkpointEvery)
 	defer tick.Stop()
+	var copied int64 // s.written at the last checkpoint
 	for {
 		select {
 		case <-tick.C:
+			n := s.written.Load()
+			if n-copied < checkpointAfter {
+				continue
+			}
 			// A failure is tried again at the next tick; the log
 			// keeps everything meanwhile.
-			s.checkpoint.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+			if _, err := s.checkpoint.Exec(`PRAGMA wal_checkpoint(PASSIVE)`); err == nil {
+				copied = n
+			}
 		case <-s.closing:
 			return
 		}
@@ -337,7 +356,11 @@ func (s *SQLite) tx(ctx context.Context, f func(*sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.written.Add(1)
+	return nil
 }
 
 // Create stores a new game.

@@ -147,6 +147,9 @@ func (s *SQLite) writeBatch(batch []appendRequest) {
 		}
 		return
 	}
+	if err == nil {
+		s.written.Add(int64(len(batch) - 1)) // tx counted the commit
+	}
 	for i, req := range batch {
 		if err != nil {
 			req.done <- err

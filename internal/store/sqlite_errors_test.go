@@ -98,6 +98,38 @@ func TestCheckpointsWhileOpen(t *testing.T) {
 	}
 }
 
+// A quiet store leaves its log be: a checkpoint would make the next
+// commit start the log anew and wait for the disk.
+func TestQuietStoreKeepsItsLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	s, err := OpenSQLiteSync(path, SyncOS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := t.Context()
+	if err := s.Create(ctx, sample("quiet")); err != nil {
+		t.Fatal(err)
+	}
+	for seq := 1; seq <= 20; seq++ {
+		if err := s.Append(ctx, "quiet", []Event{move(seq, "e5")}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	time.Sleep(3 * checkpointEvery)
+	if after := size(); after != before {
+		t.Fatalf("the database file went from %d to %d bytes: the log of 20 moves was copied", before, after)
+	}
+}
+
 // Errors say what was being done and to which game, and keep the cases
 // callers branch on.
 func TestErrorsNameTheGame(t *testing.T) {
