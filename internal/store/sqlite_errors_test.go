@@ -99,7 +99,8 @@ func TestCheckpointsWhileOpen(t *testing.T) {
 }
 
 // A quiet store leaves its log be: a checkpoint would make the next
-// commit start the log anew and wait for the disk.
+// commit start the log anew and wait for the disk. It syncs the log
+// instead, as a checkpoint would have.
 func TestQuietStoreKeepsItsLog(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.db")
 	s, err := OpenSQLiteSync(path, SyncOS)
@@ -124,7 +125,17 @@ func TestQuietStoreKeepsItsLog(t *testing.T) {
 		return fi.Size()
 	}
 	before := size()
-	time.Sleep(3 * checkpointEvery)
+	time.Sleep(2 * checkpointEvery)
+	// Instead the log was synced, and it is not synced again while
+	// nothing is written.
+	synced := s.logSyncs.Load()
+	if synced == 0 {
+		t.Error("the log was not synced")
+	}
+	time.Sleep(3 * checkpointEvery / 2)
+	if n := s.logSyncs.Load(); n != synced {
+		t.Errorf("the log was synced again (%d times, then %d) with nothing written", synced, n)
+	}
 	if after := size(); after != before {
 		t.Fatalf("the database file went from %d to %d bytes: the log of 20 moves was copied", before, after)
 	}
