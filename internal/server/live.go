@@ -21,10 +21,10 @@ type subscriber struct {
 
 	mu      sync.Mutex
 	queue   [][]byte
-	held    bool       // nothing is written until release
-	writing bool       // a write is under way (or the page failed: none will be)
-	conn    pageWriter // nil until attached
-	gone    chan struct{}
+	held    bool          // nothing is written until release
+	writing bool          // a write is under way (or the page failed: none will be)
+	conn    pageWriter    // nil until attached
+	gone    chan struct{} // closed when the page must go: too slow, or shutting down
 	once    sync.Once
 }
 

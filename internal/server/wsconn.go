@@ -72,7 +72,6 @@ func (p livePage) send(msgs [][]byte) error { return p.out.send(msgs, writeTimeo
 func (p livePage) try(msgs [][]byte) ([][]byte, bool, error) { return p.out.try(msgs) }
 
 func (p livePage) stop() {
-	p.out.close()
 	p.conn.Close(websocket.StatusTryAgainLater, "too slow or shutting down: reconnect")
 }
 
@@ -88,7 +87,7 @@ type batchWriter struct {
 	mu     sync.Mutex
 	rest   []byte  // what the page did not take at once of the last batch: it goes first
 	restOf *[]byte // the borrowed buffer rest lies in
-	shut   bool    // the page is being closed: no more messages
+	shut   bool    // the close frame has been written: no more messages
 }
 
 func newBatchWriter(conn net.Conn) *batchWriter {
@@ -102,10 +101,13 @@ func newBatchWriter(conn net.Conn) *batchWriter {
 }
 
 // Write writes a control frame of the library, after what is left of the
-// last batch.
+// last batch. After a close frame no message follows.
 func (b *batchWriter) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if len(p) > 0 && p[0]&0x0f == opClose {
+		b.shut = true
+	}
 	if len(b.rest) > 0 {
 		buf := b.gather(nil)
 		err := b.writeAll(*buf, writeTimeout)
@@ -153,13 +155,6 @@ func (b *batchWriter) try(msgs [][]byte) (left [][]byte, all bool, err error) {
 	return nil, false, nil
 }
 
-// close refuses messages from now on: none may follow the close frame.
-func (b *batchWriter) close() {
-	b.mu.Lock()
-	b.shut = true
-	b.mu.Unlock()
-}
-
 // gather borrows a buffer and fills it with what is left of the last
 // batch and msgs, framed; b.mu is held.
 func (b *batchWriter) gather(msgs [][]byte) *[]byte {
@@ -182,10 +177,16 @@ func (b *batchWriter) put(buf *[]byte) {
 	}
 }
 
+// Opcodes of WebSocket frames (RFC 6455, section 5.2).
+const (
+	opText  = 0x1
+	opClose = 0x8
+)
+
 // appendFrame appends msg as one text frame, unmasked, as a server sends
-// it (RFC 6455, section 5.2).
+// it.
 func appendFrame(out, msg []byte) []byte {
-	const finText = 0x81
+	const finText = 0x80 | opText
 	switch n := len(msg); {
 	case n < 126:
 		out = append(out, finText, byte(n))
