@@ -61,23 +61,30 @@ func TestDurabilitySettings(t *testing.T) {
 	}
 }
 
-// The log is copied into the database file while the store is open, not
-// only when it closes: the file grows as moves come in.
-func TestCheckpointsWhileOpen(t *testing.T) {
+// openSizedStore opens a new store with SyncOS, closed with the test, and
+// a function that gives the size of its database file.
+func openSizedStore(t *testing.T) (*SQLite, func() int64) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "games.db")
 	s, err := OpenSQLiteSync(path, SyncOS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	ctx := t.Context()
-	size := func() int64 {
+	t.Cleanup(func() { s.Close() })
+	return s, func() int64 {
 		fi, err := os.Stat(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return fi.Size()
 	}
+}
+
+// The log is copied into the database file while the store is open, not
+// only when it closes: the file grows as moves come in.
+func TestCheckpointsWhileOpen(t *testing.T) {
+	s, size := openSizedStore(t)
+	ctx := t.Context()
 	before := size()
 	for i := range 50 {
 		id := fmt.Sprintf("game%06d", i)
@@ -90,7 +97,8 @@ func TestCheckpointsWhileOpen(t *testing.T) {
 			}
 		}
 	}
-	// A checkpoint is due every checkpointEvery; give it many.
+	// A checkpoint is due once checkpointAfter writes have gathered (here
+	// 2,050), looked at every checkpointEvery; give it many.
 	for deadline := time.Now().Add(30 * checkpointEvery); size() <= before+64<<10; time.Sleep(checkpointEvery / 10) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the database file is still %d bytes (%d at the start): no checkpoint while open", size(), before)
@@ -102,12 +110,7 @@ func TestCheckpointsWhileOpen(t *testing.T) {
 // commit start the log anew and wait for the disk. It syncs the log
 // instead, as a checkpoint would have.
 func TestQuietStoreKeepsItsLog(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "games.db")
-	s, err := OpenSQLiteSync(path, SyncOS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, size := openSizedStore(t)
 	ctx := t.Context()
 	if err := s.Create(ctx, sample("quiet")); err != nil {
 		t.Fatal(err)
@@ -116,13 +119,6 @@ func TestQuietStoreKeepsItsLog(t *testing.T) {
 		if err := s.Append(ctx, "quiet", []Event{move(seq, "e5")}, nil); err != nil {
 			t.Fatal(err)
 		}
-	}
-	size := func() int64 {
-		fi, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fi.Size()
 	}
 	before := size()
 	time.Sleep(2 * checkpointEvery)
