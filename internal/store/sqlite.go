@@ -264,12 +264,11 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 }
 
 // checkpoints copies the log into the database file as often as
-// checkpointEvery and checkpointAfter say, until the store closes. Left
-// to the writing connection,
-// a checkpoint (and its syncs of the database file) would hold up every
-// commit behind it; here the writer goes on appending to the log
-// meanwhile. A passive checkpoint never waits for readers or the writer:
-// what it cannot copy now, the next one does.
+// checkpointEvery and checkpointAfter say, until the store closes. Left to
+// the writing connection, a checkpoint (and its syncs of the database
+// file) would hold up every commit behind it; here the writer goes on
+// appending to the log meanwhile. A passive checkpoint never waits for
+// readers or the writer: what it cannot copy now, the next one does.
 func (s *SQLite) checkpoints() {
 	defer s.stopped.Done()
 	tick := time.NewTicker(checkpointEvery)
