@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"sync"
 	"time"
 
@@ -10,12 +11,12 @@ import (
 )
 
 // A subscriber is one open page (or API stream) of a game. Messages for
-// it wait in its queue. Whoever queues them writes them at once, as far
-// as the page's socket takes them without waiting; only what it does not
-// take gets a goroutine of its own, which writes as many as have gathered
-// and ends when the queue is empty. So an idle page costs no goroutine
-// beyond its reader, and a game's many watchers are written by one
-// goroutine, not by one each.
+// it wait in its queue. A player's page has a goroutine of its own while
+// any wait, which writes as many as have gathered and ends when the queue
+// is empty, so that an idle page costs no goroutine beyond its reader. A
+// game's watchers are written by the one goroutine that tells them, each
+// as far as its socket takes at once; only a watcher whose socket is full
+// gets a writer of its own for the rest.
 type subscriber struct {
 	seat string
 
@@ -62,33 +63,65 @@ func (s *subscriber) drop() {
 	})
 }
 
-// push queues msgs and writes what waits, without waiting for the page.
-// It reports false, queuing none, when too many messages would wait.
+// push queues msgs for the page's writer, started if none runs. It
+// reports false, queuing none, when too many messages would wait.
 func (s *subscriber) push(msgs ...[]byte) bool {
-	s.mu.Lock()
-	if len(s.queue)+len(msgs) > maxQueued {
-		s.mu.Unlock()
+	if !s.enqueue(msgs) {
 		return false
 	}
-	s.queue = append(s.queue, msgs...)
-	s.mu.Unlock()
+	s.startWriter()
+	return true
+}
+
+// pushNow is push, but the caller writes what waits itself, as far as the
+// page's socket takes it without waiting; only the rest goes to a writer.
+func (s *subscriber) pushNow(msgs ...[]byte) bool {
+	if !s.enqueue(msgs) {
+		return false
+	}
 	s.writeWaiting()
 	return true
 }
 
-// writeWaiting writes what waits, unless a write is under way (which
-// writes it next) or the page is held or not attached yet.
+func (s *subscriber) enqueue(msgs [][]byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.queue)+len(msgs) > maxQueued {
+		return false
+	}
+	s.queue = append(s.queue, msgs...)
+	return true
+}
+
+// claim takes what waits, for a write, unless a write is under way (which
+// writes it next), the page is held or not attached yet, or nothing waits.
+func (s *subscriber) claim() (pageWriter, [][]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.writing || s.held || s.conn == nil || len(s.queue) == 0 {
+		return nil, nil, false
+	}
+	s.writing = true
+	batch := s.queue
+	s.queue = nil
+	return s.conn, batch, true
+}
+
+// startWriter starts a goroutine that writes what waits.
+func (s *subscriber) startWriter() {
+	if conn, batch, ok := s.claim(); ok {
+		go s.flush(conn, batch)
+	}
+}
+
+// writeWaiting writes what waits in the calling goroutine, as far as the
+// socket takes it without waiting, and hands the rest to a writer.
 func (s *subscriber) writeWaiting() {
 	for {
-		s.mu.Lock()
-		if s.writing || s.held || s.conn == nil || len(s.queue) == 0 {
-			s.mu.Unlock()
+		conn, batch, ok := s.claim()
+		if !ok {
 			return
 		}
-		s.writing = true
-		batch, conn := s.queue, s.conn
-		s.queue = nil
-		s.mu.Unlock()
 		left, all, err := conn.try(batch)
 		switch {
 		case err != nil:
@@ -113,12 +146,12 @@ func (s *subscriber) hold() {
 	s.mu.Unlock()
 }
 
-// release ends hold and writes what waits.
+// release ends hold and starts a writer for what waits.
 func (s *subscriber) release() {
 	s.mu.Lock()
 	s.held = false
 	s.mu.Unlock()
-	s.writeWaiting()
+	s.startWriter()
 }
 
 // attach gives the page its connection. What waits already is written at
@@ -280,10 +313,10 @@ func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
 }
 
 // fanOut sends each page the bytes made for its seat (nil: none for that
-// page). The players' pages get theirs first, written before this
-// returns as far as their sockets take them; the watchers' one message is
-// handed out after that by tellWatchers, so that a game with many
-// watchers does not keep its players waiting.
+// page). The players' pages get theirs first, their writers started
+// before this returns; the watchers' one message is handed out after that
+// by tellWatchers, so that a game with many watchers does not keep its
+// players waiting.
 func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
 	playerLeft, watched := false, false
 	for sub := range g.subs {
@@ -314,6 +347,8 @@ func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
 // get an event its state already holds, which it ignores by its version;
 // it never misses one.
 func (h *hub) tellWatchers(g *liveGame) {
+	// The players' writers, started just before, run first.
+	runtime.Gosched()
 	var watchers, slow []*subscriber
 	for {
 		g.mu.Lock()
@@ -338,7 +373,7 @@ func (h *hub) tellWatchers(g *liveGame) {
 		g.mu.Unlock()
 		slow = slow[:0]
 		for _, sub := range watchers {
-			if !sub.push(msgs...) {
+			if !sub.pushNow(msgs...) {
 				sub.drop()
 				slow = append(slow, sub)
 			}

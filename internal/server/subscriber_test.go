@@ -93,8 +93,8 @@ func TestSlowPageDoesNotHoldUpThePusher(t *testing.T) {
 	sub.attach(p)
 	pushed := make(chan struct{})
 	go func() {
-		sub.push([]byte("one"))
-		sub.push([]byte("two"), []byte("three"))
+		sub.pushNow([]byte("one"))
+		sub.pushNow([]byte("two"), []byte("three"))
 		close(pushed)
 	}()
 	select {
