@@ -90,7 +90,7 @@ var postgresMigrations = []string{
 }
 
 // lastChangePostgres is lastChange in PostgreSQL's words.
-const lastChangePostgres = `GREATEST(g.updated_at, COALESCE((SELECT e.at FROM events e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1), 0))`
+const lastChangePostgres = `GREATEST(g.updated_at, ` + lastEventAt + `)`
 
 // defaultMaxConns is the connections an instance holds at most, unless
 // its address says otherwise (pool_max_conns=N): a few instances stay well

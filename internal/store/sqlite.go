@@ -160,7 +160,7 @@ var migrations = []string{
 
 // lastChange is when game g last changed: its row's updated_at (created,
 // joined, ended) or its last event's time, whichever is later.
-const lastChange = `MAX(g.updated_at, COALESCE((SELECT e.at FROM events e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1), 0))`
+const lastChange = `MAX(g.updated_at, ` + lastEventAt + `)`
 
 // pageSize is the page size of a new database (an existing one keeps
 // its own). Each commit writes every page it changed to the log, and a
@@ -215,45 +215,31 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	s := &SQLite{write: write}
-	if err := s.migrate(context.Background()); err != nil {
-		write.Close()
-		return nil, fmt.Errorf("preparing %s: %w", path, err)
-	}
-	if s.read, err = open(4, "deferred", "query_only(1)"); err != nil {
-		write.Close()
+	// fail closes what was opened so far.
+	fail := func(err error) (*SQLite, error) {
+		s.release()
 		return nil, err
 	}
+	if err := s.migrate(context.Background()); err != nil {
+		return fail(fmt.Errorf("preparing %s: %w", path, err))
+	}
+	if s.read, err = open(4, "deferred", "query_only(1)"); err != nil {
+		return fail(err)
+	}
 	if err := s.prepareSubscriptions(); err != nil {
-		s.closeSubscriptions()
-		write.Close()
-		s.read.Close()
-		return nil, fmt.Errorf("preparing %s: %w", path, err)
+		return fail(fmt.Errorf("preparing %s: %w", path, err))
 	}
 	if err := s.prepareAppends(); err != nil {
-		s.closeSubscriptions()
-		write.Close()
-		s.read.Close()
-		return nil, fmt.Errorf("preparing %s: %w", path, err)
+		return fail(fmt.Errorf("preparing %s: %w", path, err))
 	}
 	if mode == SyncOS {
 		// The log exists while a connection is open: the writer's is.
 		if s.log, err = os.Open(path + "-wal"); err != nil {
-			s.closeAppends()
-			s.closeSubscriptions()
-			write.Close()
-			s.read.Close()
-			return nil, fmt.Errorf("opening the log of %s: %w", path, err)
+			return fail(fmt.Errorf("opening the log of %s: %w", path, err))
 		}
 	}
 	if s.checkpoint, err = open(1, "deferred"); err != nil {
-		if s.log != nil {
-			s.log.Close()
-		}
-		s.closeAppends()
-		s.closeSubscriptions()
-		write.Close()
-		s.read.Close()
-		return nil, err
+		return fail(err)
 	}
 	s.appends = make(chan appendRequest)
 	s.closing = make(chan struct{})
@@ -355,11 +341,22 @@ func (s *SQLite) migrate(ctx context.Context) error {
 func (s *SQLite) Close() error {
 	s.once.Do(func() { close(s.closing) })
 	s.stopped.Wait()
-	var closeLog error
-	if s.log != nil {
-		closeLog = s.log.Close()
+	return s.release()
+}
+
+// release closes whatever of the store is open: its statements, its
+// connections and its log.
+func (s *SQLite) release() error {
+	errs := []error{closeStmts(s.appendStmts[:]), closeStmts(s.subscriptions[:])}
+	for _, db := range []*sql.DB{s.read, s.checkpoint, s.write} {
+		if db != nil {
+			errs = append(errs, db.Close())
+		}
 	}
-	return errors.Join(s.closeAppends(), s.closeSubscriptions(), s.read.Close(), s.checkpoint.Close(), s.write.Close(), closeLog)
+	if s.log != nil {
+		errs = append(errs, s.log.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Ping says whether the database can be read.
@@ -670,8 +667,6 @@ func (s *SQLite) prepareSubscriptions() error {
 	}
 	return prepare(s.read, s.subscriptions[:], queries)
 }
-
-func (s *SQLite) closeSubscriptions() error { return closeStmts(s.subscriptions[:]) }
 
 // prepare prepares queries on db into stmts, one for one. After an error
 // it closes what it prepared.

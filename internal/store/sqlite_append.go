@@ -90,8 +90,6 @@ func (s *SQLite) prepareAppends() error {
 	return prepare(s.write, s.appendStmts[:], appendQueries[:])
 }
 
-func (s *SQLite) closeAppends() error { return closeStmts(s.appendStmts[:]) }
-
 // commitAppends writes the appends that come in until the store closes.
 func (s *SQLite) commitAppends() {
 	defer s.stopped.Done()

@@ -17,6 +17,9 @@ import (
 // key. Both stores ask it in these words.
 const lastSeq = `COALESCE((SELECT seq FROM events WHERE game_id = games.id ORDER BY seq DESC LIMIT 1), 0)`
 
+// lastEventAt is the time of the last event of game g, 0 before the first.
+const lastEventAt = `COALESCE((SELECT e.at FROM events e WHERE e.game_id = g.id ORDER BY e.seq DESC LIMIT 1), 0)`
+
 // Errors callers branch on.
 var (
 	ErrNotFound = errors.New("no such game")
