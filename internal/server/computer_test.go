@@ -44,10 +44,10 @@ func TestComputerOpensWhenItIsWhite(t *testing.T) {
 	if s.Status != "playing" || s.ToMove != "black" || len(s.Legal) == 0 || s.Events[0].Seat != "white" {
 		t.Fatalf("after the computer's move: %+v", s)
 	}
-	if p := s.Players["white"]; p.Computer != 2 || !p.Seated {
+	if p := s.Players.White; p.Computer != 2 || !p.Seated {
 		t.Errorf("White is %+v, want the computer at level 2", p)
 	}
-	if p := s.Players["black"]; p.Computer != 0 {
+	if p := s.Players.Black; p.Computer != 0 {
 		t.Errorf("Black is %+v, want a person", p)
 	}
 }
@@ -108,8 +108,8 @@ func TestComputerGameRefusesBadRequests(t *testing.T) {
 	var c createResponse
 	ts.call(t, "POST", "/api/games", "", `{"game":"dvonn","opponent":"computer"}`, &c)
 	s := ts.state(t, c.ID, c.Secret)
-	if s.Players["black"].Computer != 4 {
-		t.Errorf("default level: %+v", s.Players["black"])
+	if s.Players.Black.Computer != 4 {
+		t.Errorf("default level: %+v", s.Players.Black)
 	}
 	// Nobody can take or play the computer's seat.
 	token := inviteToken(c.Secret)
@@ -130,7 +130,7 @@ func TestComputerRematchSwapsColours(t *testing.T) {
 		t.Fatalf("rematch: %d %+v", code, r)
 	}
 	s := ts.waitFor(t, r.ID, c.Secret, "the computer's opening as White", func(s Snapshot) bool { return len(s.Moves) == 1 })
-	if s.Players["white"].Computer != 1 || s.Seat != "black" {
+	if s.Players.White.Computer != 1 || s.Seat != "black" {
 		t.Errorf("the new game: %+v", s.Players)
 	}
 }

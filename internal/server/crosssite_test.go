@@ -69,7 +69,7 @@ func TestOtherSitesChangeNothing(t *testing.T) {
 		}
 	}
 	after := ts.state(t, g.id, g.white)
-	if after.Version != before.Version || len(after.Chat) != len(before.Chat) || after.Players["white"].Name != "" {
+	if after.Version != before.Version || len(after.Chat) != len(before.Chat) || after.Players.White.Name != "" {
 		t.Fatalf("another site changed the game: version %d -> %d, %+v", before.Version, after.Version, after)
 	}
 	// The same requests from the site itself, or from a program sending

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,9 +73,9 @@ func TestWithLegalEncodesAsWhole(t *testing.T) {
 	m := eventMessage{Type: "event", Version: 7, Event: store.Event{Seq: 7, Kind: "move", Seat: "black", Move: "e5", At: time.UnixMilli(1_790_000_000_000)},
 		Change: &Change{Status: "playing", ToMove: "white", View: map[string]string{"stones": `.wb"<`}}}
 	everyone := encode(m)
-	for _, legal := range [][]string{{"a1", "b2", `"quoted"`, "<&>"}, {"swap"}} {
+	for _, legal := range [][]string{{"a1", "b2", `"quoted"`, "<&>", "tab\there", "é"}, {"swap"}} {
 		m.Legal = legal
-		if got, want := withLegal(everyone, legal), encode(m); string(got) != string(want) {
+		if got, want := withList(everyone, len(legal), slices.Values(legal)), encode(m); string(got) != string(want) {
 			t.Errorf("with %q:\n%s\nwant\n%s", legal, got, want)
 		}
 	}

@@ -133,7 +133,7 @@ func TestLiveRefusesBinaryAndInvalidText(t *testing.T) {
 			t.Fatalf("%q: %+v", tt.data, m)
 		}
 	}
-	if s := ts.state(t, g.id, g.white); s.Version != 0 || s.Players["white"].Name != "" {
+	if s := ts.state(t, g.id, g.white); s.Version != 0 || s.Players.White.Name != "" {
 		t.Fatalf("a refused message changed the game: %+v", s)
 	}
 	// The connection still works.

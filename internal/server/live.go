@@ -416,10 +416,10 @@ func (h *hub) broadcastEvent(g *liveGame, e store.Event) {
 	}
 	m := eventMessage{Type: "event", Version: e.Seq, Event: e, Change: g.change(e)}
 	everyone := encode(m)
-	var mover []byte
 	toMove := ""
-	if m.Legal = g.legal(); m.Legal != nil {
-		toMove, mover = g.state.ToMove().String(), withLegal(everyone, m.Legal)
+	mover := g.withLegal(everyone)
+	if mover != nil {
+		toMove = g.state.ToMove().String()
 	}
 	h.fanOut(g, func(seat string) []byte {
 		if seat != "" && seat == toMove {

@@ -94,7 +94,8 @@ func (s *Server) myLine(g *liveGame, secret, lang string) myGame {
 	if seat == "" {
 		return myGame{}
 	}
-	other := g.players()[otherSeat(seat)]
+	players := g.players()
+	other := players.of(otherSeat(seat))
 	line := myGame{
 		ID: g.rec.ID, Game: g.rec.Game, Seat: seat, Options: g.rec.Options, View: g.view,
 		Joined: other.Seated, Opponent: other.Name, Computer: other.Computer, Updated: g.rec.Updated,

@@ -32,7 +32,7 @@ func TestNames(t *testing.T) {
 	}
 	ts.call(t, "POST", "/api/games/"+g.id+"/name", g.black, map[string]string{"name": "Łukasz"}, nil)
 	s := ts.state(t, g.id, "")
-	if w, b := s.Players["white"].Name, s.Players["black"].Name; w != "Zoë <b>&amp;</b>" || b != "Łukasz" {
+	if w, b := s.Players.White.Name, s.Players.Black.Name; w != "Zoë <b>&amp;</b>" || b != "Łukasz" {
 		t.Fatalf("names as watchers see them: %q, %q", w, b)
 	}
 	before := s.Version
@@ -50,7 +50,7 @@ func TestNames(t *testing.T) {
 		t.Errorf("the record:\n%s", rec)
 	}
 	again := restartOn(t, ts)
-	if s := again.state(t, g.id, ""); s.Players["black"].Name != "Łukasz" {
+	if s := again.state(t, g.id, ""); s.Players.Black.Name != "Łukasz" {
 		t.Errorf("after a restart: %+v", s.Players)
 	}
 }

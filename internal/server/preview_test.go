@@ -42,7 +42,7 @@ func TestLinkPreview(t *testing.T) {
 	if strings.Contains(m["og:url"], "/join/") {
 		t.Fatalf("the preview names the invitation: %s", m["og:url"])
 	}
-	if s := ts.state(t, c.ID, ""); s.Players["black"].Seated {
+	if s := ts.state(t, c.ID, ""); s.Players.Black.Seated {
 		t.Fatal("fetching the preview took the seat")
 	}
 	// The invited friend is told in three lines how to play, with the way
