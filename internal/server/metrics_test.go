@@ -56,6 +56,13 @@ func TestMetrics(t *testing.T) {
 	if v := ts.metric(t, "bretter_store_append_seconds_count"); v != 2 {
 		t.Errorf("after two moves, %v appends timed", v)
 	}
+	// On SQLite each move was stored alone: a transaction of one append
+	// each.
+	if _, batched := ts.store.(commitObserver); batched {
+		if n, sum := ts.metric(t, "bretter_store_commit_seconds_count"), ts.metric(t, "bretter_store_commit_appends_sum"); n != 2 || sum != 2 {
+			t.Errorf("after two moves, %v transactions timed, of %v appends", n, sum)
+		}
+	}
 	if v := ts.metric(t, "bretter_games_in_memory"); v != 1 {
 		t.Errorf("%v games in memory", v)
 	}

@@ -28,7 +28,8 @@ type SQLite struct {
 	read  *sql.DB
 
 	appends     chan appendRequest
-	appendStmts appendStmts // prepared on write
+	appendStmts appendStmts                                           // prepared on write
+	observe     atomic.Pointer[func(appends int, took time.Duration)] // see ObserveCommits
 	// subscriptions are asked after every move, for the player whose
 	// turn it is: prepared once, on read, one for each of
 	// subscriptionBatches.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Appends, the moves of every game, are most of what the store writes.
@@ -114,10 +115,20 @@ func (s *SQLite) commitAppends() {
 	}
 }
 
+// ObserveCommits has f told of every transaction of appends once it is
+// committed: how many appends it held and how long it took, from its
+// beginning to its commit. (An append that took long while its
+// transaction did not waited for the writer, not for SQLite or the disk.)
+// There is one observer; f is called by the writer and must not wait.
+func (s *SQLite) ObserveCommits(f func(appends int, took time.Duration)) {
+	s.observe.Store(&f)
+}
+
 // writeBatch writes appends in one transaction and answers each.
 func (s *SQLite) writeBatch(batch []appendRequest) {
 	results := make([]error, len(batch))
 	failed := false // an append failed, not the transaction around them
+	start := time.Now()
 	err := s.tx(context.Background(), func(tx *sql.Tx) error {
 		var stmts appendStmts
 		for i, st := range s.appendStmts {
@@ -147,6 +158,9 @@ func (s *SQLite) writeBatch(batch []appendRequest) {
 	}
 	if err == nil {
 		s.written.Add(int64(len(batch) - 1)) // tx counted the commit
+		if f := s.observe.Load(); f != nil {
+			(*f)(len(batch), time.Since(start))
+		}
 	}
 	for i, req := range batch {
 		if err != nil {

@@ -24,6 +24,47 @@ func move(seq int, text string) Event {
 	return Event{Seq: seq, Kind: "move", Seat: "white", Move: text, At: time.UnixMilli(1_790_000_000_000)}
 }
 
+// The observer of commits hears of each transaction of appends once it is
+// committed, refused appends included, and of none that failed.
+func TestObserveCommits(t *testing.T) {
+	s := openSQLiteTest(t)
+	ctx := t.Context()
+	type commit struct {
+		appends int
+		took    time.Duration
+	}
+	var seen []commit // written by the store's writer, read once it is idle
+	s.ObserveCommits(func(appends int, took time.Duration) { seen = append(seen, commit{appends, took}) })
+	for _, id := range []string{"observed1", "observed2"} {
+		if err := s.Create(ctx, sample(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen) != 0 {
+		t.Fatalf("creating games counted as appends: %v", seen)
+	}
+	if err := s.Append(ctx, "observed1", []Event{move(1, "e5")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	batch := []appendRequest{request("observed1", nil, move(2, "d4")), request("observed2", nil, move(1, "c3")), request("observed2", nil, move(1, "stale"))}
+	s.writeBatch(batch)
+	for _, req := range batch {
+		<-req.done
+	}
+	if len(seen) != 2 || seen[0].appends != 1 || seen[1].appends != 3 || seen[0].took <= 0 || seen[1].took <= 0 {
+		t.Fatalf("commits seen: %v, want one of 1 append and one of 3", seen)
+	}
+	// A transaction that cannot begin is no commit.
+	if err := s.write.Close(); err != nil {
+		t.Fatal(err)
+	}
+	failed := request("observed1", nil, move(3, "b2"))
+	s.writeBatch([]appendRequest{failed})
+	if err := <-failed.done; err == nil || len(seen) != 2 {
+		t.Fatalf("with the database closed: %v, commits seen %v", err, seen)
+	}
+}
+
 // One transaction holds appends to many games: each is checked on its own,
 // a refused one leaves the others be, and of two for the same number in
 // the same batch the first lands.
