@@ -74,8 +74,11 @@ func TestWithLegalEncodesAsWhole(t *testing.T) {
 		Change: &Change{Status: "playing", ToMove: "white", View: map[string]string{"stones": `.wb"<`}}}
 	everyone := encode(m)
 	for _, legal := range [][]string{{"a1", "b2", `"quoted"`, "<&>", "tab\there", "é"}, {"swap"}} {
-		m.Legal = legal
-		if got, want := withList(everyone, len(legal), slices.Values(legal)), encode(m); string(got) != string(want) {
+		whole := struct {
+			eventMessage
+			Legal []string `json:"legal,omitempty"`
+		}{m, legal}
+		if got, want := withList(everyone, len(legal), slices.Values(legal)), encode(whole); string(got) != string(want) {
 			t.Errorf("with %q:\n%s\nwant\n%s", legal, got, want)
 		}
 	}

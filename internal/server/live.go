@@ -272,14 +272,14 @@ func (h *hub) unsubscribe(id string, sub *subscriber) {
 
 // eventMessage is one event. Live, it carries what the event changed, the
 // same for every page, so that its size does not grow with the game; the
-// page of the player to move gets the legal moves with it. Events a page
+// page of the player to move gets the legal moves with it ("legal", added
+// by withLegal). Events a page
 // missed come without a change, followed by the full state.
 type eventMessage struct {
 	Type    string      `json:"type"`
 	Version int         `json:"version"`
 	Event   store.Event `json:"event"`
 	Change  *Change     `json:"change,omitempty"`
-	Legal   []string    `json:"legal,omitempty"`
 }
 
 type stateMessage struct {

@@ -18,11 +18,6 @@ type siteMetrics struct {
 	moves    prometheus.Counter
 	sockets  prometheus.Gauge
 	appends  prometheus.Histogram
-	// commits and commitSizes time the store's transactions of appends,
-	// for a store that writes them in batches (SQLite): beside appends,
-	// they tell waiting for the disk from waiting for the writer.
-	commits     prometheus.Histogram
-	commitSizes prometheus.Histogram
 	// busLag is the time from publishing an event on the bus between
 	// instances to its delivery here.
 	busLag prometheus.Histogram
@@ -68,17 +63,20 @@ func newMetrics(h *hub, ready map[string]func(context.Context) error) *siteMetri
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
+	// A store that writes appends in batches (SQLite) times its
+	// transactions: beside the appends' time, theirs tells waiting for the
+	// disk from waiting for the writer.
 	if st, ok := h.store.(commitObserver); ok {
-		m.commits = prometheus.NewHistogram(prometheus.HistogramOpts{
+		commits := prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "bretter_store_commit_seconds", Help: "Time of one transaction of the store's batched appends, from its beginning to its commit.", Buckets: latencyBuckets,
 		})
-		m.commitSizes = prometheus.NewHistogram(prometheus.HistogramOpts{
+		sizes := prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "bretter_store_commit_appends", Help: "Appends in one transaction of the store's batched appends.", Buckets: prometheus.ExponentialBuckets(1, 4, 6),
 		})
-		m.registry.MustRegister(m.commits, m.commitSizes)
+		m.registry.MustRegister(commits, sizes)
 		st.ObserveCommits(func(appends int, took time.Duration) {
-			m.commits.Observe(took.Seconds())
-			m.commitSizes.Observe(float64(appends))
+			commits.Observe(took.Seconds())
+			sizes.Observe(float64(appends))
 		})
 	}
 	return m

@@ -2,6 +2,7 @@ package server
 
 import (
 	"iter"
+	"slices"
 	"sync"
 	"time"
 
@@ -80,35 +81,33 @@ func (g *liveGame) snapshot(seat string) Snapshot {
 
 // legal lists the moves of the player to move, nil when nobody is.
 func (g *liveGame) legal() []string {
-	if g.rec.Status != "playing" {
-		return nil
-	}
-	buf := legalBufs.Get().(*[]game.Move)
-	moves := g.state.Legal((*buf)[:0])
-	out := make([]string, len(moves))
-	for i, m := range moves {
-		out[i] = g.state.FormatMove(m)
-	}
-	*buf = moves
-	legalBufs.Put(buf)
+	var out []string
+	g.legalMoves(func(n int, list iter.Seq[string]) {
+		out = slices.AppendSeq(make([]string, 0, n), list)
+	})
 	return out
 }
-
-// legalBufs are buffers for legal's moves, shared by every game: kept by
-// each game, they would be most of the memory of ten thousand games in
-// play, growing a new one after every move would be most of its garbage.
-var legalBufs = sync.Pool{New: func() any { return new([]game.Move) }}
 
 // withLegal is an encoded message, an object, with the legal moves of the
 // player to move added (see withList). It returns nil when nobody is to
 // move.
 func (g *liveGame) withLegal(msg []byte) []byte {
+	var out []byte
+	g.legalMoves(func(n int, list iter.Seq[string]) {
+		out = withList(msg, n, list)
+	})
+	return out
+}
+
+// legalMoves hands f the notation of each of the n moves of the player to
+// move, unless nobody is. The list is good only while f runs.
+func (g *liveGame) legalMoves(f func(n int, list iter.Seq[string])) {
 	if g.rec.Status != "playing" {
-		return nil
+		return
 	}
 	buf := legalBufs.Get().(*[]game.Move)
 	moves := g.state.Legal((*buf)[:0])
-	out := withList(msg, len(moves), func(yield func(string) bool) {
+	f(len(moves), func(yield func(string) bool) {
 		for _, m := range moves {
 			if !yield(g.state.FormatMove(m)) {
 				return
@@ -117,8 +116,12 @@ func (g *liveGame) withLegal(msg []byte) []byte {
 	})
 	*buf = moves
 	legalBufs.Put(buf)
-	return out
 }
+
+// legalBufs are buffers for legalMoves, shared by every game: kept by
+// each game, they would be most of the memory of ten thousand games in
+// play, growing a new one after every move would be most of its garbage.
+var legalBufs = sync.Pool{New: func() any { return new([]game.Move) }}
 
 // withList is an encoded message, an object, with n strings added as its
 // last field "legal": the message for the player to move is the one for

@@ -109,9 +109,8 @@ func (b *batchWriter) Write(p []byte) (int, error) {
 		b.shut = true
 	}
 	if len(b.rest) > 0 {
-		buf := b.gather(nil)
-		err := b.writeAll(*buf, writeTimeout)
-		b.put(buf)
+		err := b.writeAll(b.rest, writeTimeout)
+		b.dropRest()
 		if err != nil {
 			return 0, err
 		}
@@ -160,15 +159,21 @@ func (b *batchWriter) try(msgs [][]byte) (left [][]byte, all bool, err error) {
 func (b *batchWriter) gather(msgs [][]byte) *[]byte {
 	buf := batches.Get().(*[]byte)
 	out := append((*buf)[:0], b.rest...)
-	if b.restOf != nil {
-		b.put(b.restOf)
-		b.rest, b.restOf = nil, nil
-	}
+	b.dropRest()
 	for _, m := range msgs {
 		out = appendFrame(out, m)
 	}
 	*buf = out
 	return buf
+}
+
+// dropRest forgets what was left of the last batch, giving back its
+// buffer; b.mu is held.
+func (b *batchWriter) dropRest() {
+	if b.restOf != nil {
+		b.put(b.restOf)
+	}
+	b.rest, b.restOf = nil, nil
 }
 
 func (b *batchWriter) put(buf *[]byte) {
