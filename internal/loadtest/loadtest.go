@@ -572,11 +572,13 @@ type message struct {
 		Moves  []string        `json:"moves"`
 		Legal  json.RawMessage `json:"legal"`
 	} `json:"state"`
-	Change *struct {
-		Status string `json:"status"`
-		ToMove string `json:"to_move"`
-	} `json:"change"`
-	Legal json.RawMessage `json:"legal"` // read by randomMove
+	Change *change         `json:"change"`
+	Legal  json.RawMessage `json:"legal"` // read by randomMove
+}
+
+type change struct {
+	Status string `json:"status"`
+	ToMove string `json:"to_move"`
 }
 
 func (c *conn) connect(ctx context.Context, src net.IP, secret string) error {
@@ -594,8 +596,7 @@ func (c *conn) connect(ctx context.Context, src net.IP, secret string) error {
 	c.ws = ws
 	_, data, err := ws.Read(ctx)
 	if err == nil {
-		c.first = new(message)
-		err = json.Unmarshal(data, c.first)
+		c.first, err = playerView(data)
 	}
 	if err == nil && c.first.Type != "state" {
 		err = fmt.Errorf("the first message is %q, not the state", c.first.Type)
@@ -647,13 +648,13 @@ func (c *conn) read() {
 			break
 		}
 		at := time.Now()
-		m := new(message)
+		var m *message
 		var bad error
 		if c.seat == "" {
 			m, bad = watcherView(data)
 		}
 		if c.seat != "" || bad == nil && m.Type == "state" {
-			bad = json.Unmarshal(data, m)
+			m, bad = playerView(data)
 		}
 		if bad != nil {
 			c.t.r.fail(fmt.Errorf("%s of game %s: an unreadable message: %w", c.name, c.t.id, bad))
@@ -764,86 +765,6 @@ func (c *conn) handle(m *message, at time.Time) {
 	}
 	c.planned = moves
 	time.AfterFunc(c.t.r.think(), func() { c.send(moves, move) })
-}
-
-// randomMove picks one of a JSON array of strings at random, without
-// decoding the others: the player to move gets every legal move with
-// each event, and decoding them all took a third of the load command's
-// time, which it then could not give the site it measures. It reports
-// false when the array holds no string.
-func randomMove(list json.RawMessage) (string, bool) {
-	n := 0
-	eachString(list, func(int, int) bool { n++; return true })
-	if n == 0 {
-		return "", false
-	}
-	k := rand.IntN(n)
-	var move string
-	var err error
-	eachString(list, func(start, end int) bool {
-		if k > 0 {
-			k--
-			return true
-		}
-		err = json.Unmarshal(list[start:end], &move)
-		return false
-	})
-	return move, err == nil
-}
-
-// eachString calls f with where each string of a JSON array begins and
-// ends (quotes included), until f returns false.
-func eachString(list []byte, f func(start, end int) bool) {
-	start := -1
-	for i := 0; i < len(list); i++ {
-		switch c := list[i]; {
-		case start < 0 && c == '"':
-			start = i
-		case start >= 0 && c == '\\':
-			i++
-		case start >= 0 && c == '"':
-			if !f(start, i+1) {
-				return
-			}
-			start = -1
-		}
-	}
-}
-
-// watcherView reads only what a watcher needs from a message: its type
-// and its event, which come before the state. The state, which grows with
-// the game, is not decoded: a thousand watchers of one game would
-// otherwise keep the load generator busier than the site.
-func watcherView(data []byte) (*message, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	m := new(message)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		switch tok {
-		case "type":
-			err = dec.Decode(&m.Type)
-		case "version":
-			err = dec.Decode(&m.Version)
-		case "event":
-			err = dec.Decode(&m.Event)
-		default:
-			if m.Type != "" && (m.Type != "event" || m.Event != nil) {
-				return m, nil
-			}
-			var skip json.RawMessage
-			err = dec.Decode(&skip)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return m, nil
 }
 
 type moveMessage struct {

@@ -1,13 +1,16 @@
 package loadtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"net"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -222,5 +225,111 @@ func TestRandomMove(t *testing.T) {
 		if m, ok := randomMove(json.RawMessage(empty)); ok {
 			t.Errorf("from %q picked %q", empty, m)
 		}
+	}
+}
+
+// A player's view of a message is what decoding it whole gives, the legal
+// moves kept as they are written, wherever they stand and whatever the
+// strings around them hold.
+func TestPlayerViewDecodesAsWhole(t *testing.T) {
+	for _, in := range []string{
+		`{"type":"event","version":5,"event":{"kind":"move","seat":"white"},"change":{"status":"playing","to_move":"black"},"legal":["f","g"]}`,
+		`{"legal":["a\"]","b\\"],"type":"event","version":2}`,
+		`{ "type" : "event" , "legal" : [ "x" , "y" ] , "version" : 7 }`,
+		`{"type":"event","error":"\"legal\":[1]","code":"legal","legal":["z"]}`,
+		`{"type":"state","version":3,"state":{"status":"playing","to_move":"white","moves":["a"],"legal":["b","c"]}}`,
+		`{"type":"event","event":{"kind":"move","seat":"black","legal":["q"]},"version":9,"legal":[]}`,
+		`{"type":"event","version":1,"legal":null}`,
+		`{"typ\u0065":"event","\u006cegal":["a"],"change":null}`,
+		` {} `,
+		`{"type":"presence","players":{"white":{"online":true}}}`,
+	} {
+		var want message
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got, err := playerView([]byte(in))
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		var wantLegal, gotLegal bytes.Buffer
+		if len(want.Legal) > 0 {
+			json.Compact(&wantLegal, want.Legal)
+		}
+		if len(got.Legal) > 0 {
+			json.Compact(&gotLegal, got.Legal)
+		}
+		if wantLegal.String() != gotLegal.String() {
+			t.Errorf("%s: legal %s, want %s", in, got.Legal, want.Legal)
+		}
+		want.Legal, got.Legal = nil, nil
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("%s: %+v, want %+v", in, *got, want)
+		}
+	}
+}
+
+// A message that is not JSON, or is cut short, is refused, the legal moves
+// or not.
+func TestPlayerViewRefusesBrokenMessages(t *testing.T) {
+	for _, in := range []string{
+		``,
+		`{"type":"event","legal":["a","b"`,
+		`{"type":"event","legal":["a"],"version":`,
+		`{"type":"event","legal":["a"]`,
+		`{"type":"event","legal":"a\"}`,
+		`{"type":"event","legal":}`,
+		`["legal",["a"]]`,
+		`{"type":"event","legal":["a"]}}`,
+		`{"type":"event",}`,
+		`{"type":"event" "version":1}`,
+		`{"type" "event"}`,
+		`{"type":"event","change":{"status":}}`,
+		`{"type":"event","version":"one"}`,
+	} {
+		if m, err := playerView([]byte(in)); err == nil {
+			t.Errorf("%q: accepted as %+v", in, m)
+		}
+	}
+}
+
+// anEvent is a message as the player to move gets it in the middle of a
+// Havannah game on a board of side 8: what changed, the board, and 150
+// legal moves.
+func anEvent() []byte {
+	var legal []string
+	for c := 'a'; c <= 'o'; c++ {
+		for r := 1; r <= 10; r++ {
+			legal = append(legal, string(c)+strconv.Itoa(r))
+		}
+	}
+	l, _ := json.Marshal(legal)
+	return []byte(`{"type":"event","version":40,"event":{"seq":40,"kind":"move","seat":"white","move":"h8","at":"2026-12-02T12:00:00.123Z"},` +
+		`"change":{"status":"playing","to_move":"black","result":null,"view":{"size":8,"swap":true,"stones":"` + strings.Repeat(".wb.", 42) + `.","last":"h8","swapped":false,"structures":[],"winning":[]},` +
+		`"players":{"white":{"online":true,"name":"","computer":false},"black":{"online":true,"name":"","computer":false}},"offer":null,"updated":"2026-12-02T12:00:00Z"},"legal":` + string(l) + `}`)
+}
+
+// BenchmarkPlayerView is what a player's message costs the load command:
+// compare BenchmarkDecodeWhole.
+func BenchmarkPlayerView(b *testing.B) {
+	data := anEvent()
+	for b.Loop() {
+		m, err := playerView(data)
+		if err != nil || m.Change.ToMove != "black" || len(m.Legal) == 0 {
+			b.Fatal(m, err)
+		}
+		randomMove(m.Legal)
+	}
+}
+
+func BenchmarkDecodeWhole(b *testing.B) {
+	data := anEvent()
+	for b.Loop() {
+		var m message
+		if err := json.Unmarshal(data, &m); err != nil || m.Change.ToMove != "black" {
+			b.Fatal(m, err)
+		}
+		randomMove(m.Legal)
 	}
 }

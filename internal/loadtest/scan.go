@@ -1,0 +1,246 @@
+package loadtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+)
+
+// A player gets every legal move with each event, a list that is most of
+// the message, and the board's picture, which it does not need. Decoding
+// a whole message with encoding/json went over all of it twice and took a
+// third of the load command's time, which the command then could not
+// leave to the site it measures. Messages are therefore taken apart at
+// their top level by the loops below, and only the members the players
+// and watchers read are decoded; the legal moves are kept as they are
+// written, for randomMove.
+
+// errStop ends eachMember early, without an error.
+var errStop = errors.New("stop")
+
+// eachMember calls f with the key and the value, as written, of each
+// member of the JSON object data, in order, until f returns an error.
+// It checks the object's structure: strings and brackets that end, a
+// colon after each key, a comma between members and nothing after the
+// object. What f leaves undecoded is not checked further.
+func eachMember(data []byte, f func(key string, value []byte) error) error {
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return errors.New("not a JSON object")
+	}
+	comma := false // the last member ended with one
+	for i = skipSpace(data, i+1); i < len(data) && (data[i] != '}' || comma); {
+		if data[i] != '"' {
+			return fmt.Errorf("no key at byte %d", i)
+		}
+		keyEnd := stringEnd(data, i)
+		if keyEnd < 0 {
+			return errors.New("a key does not end")
+		}
+		key := string(data[i+1 : keyEnd-1])
+		if bytes.IndexByte(data[i:keyEnd], '\\') >= 0 {
+			if err := json.Unmarshal(data[i:keyEnd], &key); err != nil {
+				return err
+			}
+		}
+		colon := skipSpace(data, keyEnd)
+		if colon == len(data) || data[colon] != ':' {
+			return fmt.Errorf("no colon after the key %q", key)
+		}
+		start := skipSpace(data, colon+1)
+		end := valueEnd(data, start)
+		if end <= start {
+			return fmt.Errorf("the value of %q does not end", key)
+		}
+		if err := f(key, data[start:end]); err == errStop {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		i, comma = skipSpace(data, end), false
+		switch {
+		case i < len(data) && data[i] == ',':
+			i, comma = skipSpace(data, i+1), true
+		case i == len(data) || data[i] != '}':
+			return fmt.Errorf("no comma after the value of %q", key)
+		}
+	}
+	if i == len(data) {
+		return errors.New("the object does not end")
+	}
+	if skipSpace(data, i+1) != len(data) {
+		return errors.New("more after the object")
+	}
+	return nil
+}
+
+// playerView decodes what a player reads of a message.
+func playerView(data []byte) (*message, error) {
+	m := new(message)
+	err := eachMember(data, func(key string, value []byte) error {
+		switch key {
+		case "type":
+			return json.Unmarshal(value, &m.Type)
+		case "version":
+			return json.Unmarshal(value, &m.Version)
+		case "code":
+			return json.Unmarshal(value, &m.Code)
+		case "error":
+			return json.Unmarshal(value, &m.Error)
+		case "event":
+			return json.Unmarshal(value, &m.Event)
+		case "state":
+			return json.Unmarshal(value, &m.State)
+		case "change":
+			m.Change = nil
+			if string(value) == "null" {
+				return nil
+			}
+			m.Change = new(change)
+			return eachMember(value, func(key string, value []byte) error {
+				switch key {
+				case "status":
+					return json.Unmarshal(value, &m.Change.Status)
+				case "to_move":
+					return json.Unmarshal(value, &m.Change.ToMove)
+				}
+				return nil
+			})
+		case "legal":
+			m.Legal = json.RawMessage(value)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// watcherView reads only what a watcher needs from a message: its type
+// and its event, which come first. The rest, such as the state a new
+// watcher gets, which grows with the game, is not even looked at.
+func watcherView(data []byte) (*message, error) {
+	m := new(message)
+	err := eachMember(data, func(key string, value []byte) error {
+		var err error
+		switch key {
+		case "type":
+			err = json.Unmarshal(value, &m.Type)
+		case "version":
+			err = json.Unmarshal(value, &m.Version)
+		case "event":
+			err = json.Unmarshal(value, &m.Event)
+		}
+		if err == nil && m.Type != "" && (m.Type != "event" || m.Event != nil) {
+			return errStop
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// stringEnd reports where the string that begins at i ends (just after its
+// closing quote), or -1 if it does not.
+func stringEnd(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// valueEnd reports where the value that begins at i ends, or -1 if it
+// does not.
+func valueEnd(data []byte, i int) int {
+	depth := 0
+	for ; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth < 0 {
+				return i // the end of a number, literal or container around
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '"':
+			if i = stringEnd(data, i); i < 0 {
+				return -1
+			}
+			if depth == 0 {
+				return i
+			}
+			i--
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	if depth != 0 {
+		return -1
+	}
+	return i
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// randomMove picks one of a JSON array of strings at random, without
+// decoding the others: the player to move gets every legal move with
+// each event, and decoding them all took a third of the load command's
+// time, which it then could not give the site it measures. It reports
+// false when the array holds no string.
+func randomMove(list json.RawMessage) (string, bool) {
+	n := 0
+	eachString(list, func(int, int) bool { n++; return true })
+	if n == 0 {
+		return "", false
+	}
+	k := rand.IntN(n)
+	var move string
+	var err error
+	eachString(list, func(start, end int) bool {
+		if k > 0 {
+			k--
+			return true
+		}
+		err = json.Unmarshal(list[start:end], &move)
+		return false
+	})
+	return move, err == nil
+}
+
+// eachString calls f with where each string of a JSON array begins and
+// ends (quotes included), until f returns false.
+func eachString(list []byte, f func(start, end int) bool) {
+	start := -1
+	for i := 0; i < len(list); i++ {
+		switch c := list[i]; {
+		case start < 0 && c == '"':
+			start = i
+		case start >= 0 && c == '\\':
+			i++
+		case start >= 0 && c == '"':
+			if !f(start, i+1) {
+				return
+			}
+			start = -1
+		}
+	}
+}
