@@ -44,7 +44,7 @@ func (h *hub) catchUpPages(g *liveGame, known int) {
 			made[sub.seat] = msgs
 		}
 		for _, msg := range msgs {
-			if !h.deliver(g, sub, msg) {
+			if !h.deliver(g, sub, msg, false) {
 				playerLeft = playerLeft || sub.seat != ""
 				break
 			}

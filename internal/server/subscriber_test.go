@@ -1,6 +1,7 @@
 package server
 
 import (
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -112,5 +113,33 @@ func TestSlowPageDoesNotHoldUpThePusher(t *testing.T) {
 	defer p.mu.Unlock()
 	if strings.Join(p.got, " ") != "one two+three" {
 		t.Fatalf("writes %q, want one, then the two that waited", p.got)
+	}
+}
+
+// In a watched game the players' messages are written before the watchers
+// are told, by whoever hands them out, not by a writer that would have to
+// win a processor from the one telling the watchers.
+func TestWatchedGameWritesPlayersFirst(t *testing.T) {
+	h := newHub(nil, nil, slog.New(slog.DiscardHandler))
+	player := &writes{more: make(chan struct{}, 8)}
+	watcher := &writes{more: make(chan struct{}, 8)}
+	white, watching := newSubscriber("white"), newSubscriber("")
+	white.attach(player)
+	watching.attach(watcher)
+	g := &liveGame{subs: map[*subscriber]struct{}{white: {}, watching: {}}}
+	g.mu.Lock()
+	h.fanOut(g, func(seat string) []byte { return []byte("to " + seat) })
+	player.mu.Lock()
+	got := strings.Join(player.got, " ")
+	player.mu.Unlock()
+	g.mu.Unlock()
+	if got != "to white" {
+		t.Errorf("the player's page had %q written when the event was handed out, want %q", got, "to white")
+	}
+	watcher.wait(t)
+	watcher.mu.Lock()
+	defer watcher.mu.Unlock()
+	if strings.Join(watcher.got, " ") != "to " {
+		t.Errorf("the watcher got %q", watcher.got)
 	}
 }
