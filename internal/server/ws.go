@@ -222,7 +222,7 @@ func (in *inbox) add(m pageMessage, carry func(pageMessage)) {
 	in.mu.Unlock()
 	if start {
 		in.done.Add(1)
-		go in.work(carry)
+		carriers.run(func() { in.work(carry) })
 	}
 	if full {
 		in.done.Wait()
@@ -242,6 +242,40 @@ func (in *inbox) work(carry func(pageMessage)) {
 		}
 		for _, m := range batch {
 			carry(m)
+		}
+	}
+}
+
+// carriers are the goroutines that carry out pages' messages. A move
+// goes deep (JSON, the rules, the store), and a new goroutine's stack grew
+// by copying for every message, 4% of the site's time with a thousand
+// games moving at once; a carrier is used again while it is still there.
+var carriers = carrierPool{idle: make(chan func()), wait: 10 * time.Second}
+
+type carrierPool struct {
+	idle chan func()   // the carriers waiting for work receive from it
+	wait time.Duration // how long a carrier waits for work before it ends
+}
+
+// run runs f on a carrier waiting for work, or on a new one.
+func (p *carrierPool) run(f func()) {
+	select {
+	case p.idle <- f:
+	default:
+		go p.carry(f)
+	}
+}
+
+func (p *carrierPool) carry(f func()) {
+	idle := time.NewTimer(p.wait)
+	defer idle.Stop()
+	for {
+		f()
+		idle.Reset(p.wait)
+		select {
+		case f = <-p.idle:
+		case <-idle.C:
+			return
 		}
 	}
 }

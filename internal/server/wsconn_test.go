@@ -233,3 +233,31 @@ func TestNoMessageAfterClose(t *testing.T) {
 		t.Errorf("the page got %q, want only the close frame", got)
 	}
 }
+
+// A carrier that has carried out a message takes the next one, until it
+// has waited too long; one busy carrier holds up no other message.
+func TestCarriers(t *testing.T) {
+	p := carrierPool{idle: make(chan func()), wait: 20 * time.Millisecond}
+	release, done := make(chan struct{}), make(chan string, 3)
+	p.run(func() { <-release; done <- "slow" })
+	p.run(func() { done <- "quick" })
+	if got := <-done; got != "quick" {
+		t.Fatalf("%s first, want the quick one: the slow one held it up", got)
+	}
+	select {
+	case p.idle <- func() { done <- "again" }:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no carrier waited for more work")
+	}
+	if got := <-done; got != "again" {
+		t.Fatalf("%s, want the work handed to the waiting carrier", got)
+	}
+	close(release)
+	<-done
+	time.Sleep(20 * p.wait)
+	select {
+	case p.idle <- func() {}:
+		t.Error("a carrier still waited long after its time")
+	default:
+	}
+}
