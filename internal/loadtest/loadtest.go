@@ -562,11 +562,8 @@ type message struct {
 	Version int    `json:"version"`
 	Code    string `json:"code"`
 	Error   string `json:"error"`
-	Event   *struct {
-		Kind string `json:"kind"`
-		Seat string `json:"seat"`
-	} `json:"event"`
-	State *struct {
+	Event   *event `json:"event"`
+	State   *struct {
 		Status string          `json:"status"`
 		ToMove string          `json:"to_move"`
 		Moves  []string        `json:"moves"`
@@ -574,6 +571,11 @@ type message struct {
 	} `json:"state"`
 	Change *change         `json:"change"`
 	Legal  json.RawMessage `json:"legal"` // read by randomMove
+}
+
+type event struct {
+	Kind string `json:"kind"`
+	Seat string `json:"seat"`
 }
 
 type change struct {
