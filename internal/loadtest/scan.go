@@ -241,11 +241,8 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// randomMove picks one of a JSON array of strings at random, without
-// decoding the others: the player to move gets every legal move with
-// each event, and decoding them all took a third of the load command's
-// time, which it then could not give the site it measures. It reports
-// false when the array holds no string.
+// randomMove picks one of a JSON array of strings at random, decoding
+// only that one. It reports false when the array holds no string.
 func randomMove(list json.RawMessage) (string, bool) {
 	n := 0
 	eachString(list, func(int, int) bool { n++; return true })

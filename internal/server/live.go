@@ -318,8 +318,8 @@ func (h *hub) broadcast(g *liveGame, msg func(seat string) any) {
 // watchers does not keep its players waiting. In a watched game the
 // players' messages are written before this returns, as far as their
 // sockets take them at once: a writer of their own would have to win a
-// processor from tellWatchers, which with a thousand watchers kept one
-// move in twenty waiting 3-6 ms instead of 1.
+// processor from tellWatchers, and with a thousand watchers that cost the
+// opponent a millisecond or two in one move of twenty.
 func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
 	playerLeft, watched := false, false
 	var buf [4]*subscriber
