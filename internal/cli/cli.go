@@ -29,12 +29,14 @@ const usage = `usage:
         -time-per-move is sent to gtp programs with CMD
         (default "time_settings 0 {s} 1", {s} being seconds; for Castro "time -m {s} -g 0 -f 0")
   bretter loadtest -url URL [-games N] [-watchers W] [-think 2s-10s] [-duration D] [-json] [-pid P] [-game G]
+          [-players-nice N]
                                                  play N games at once against a site on this machine, each
                                                  player from its own loopback address; print moves/s, the
                                                  latency from a move to the opponent's and the watchers'
                                                  sockets, errors, and the server's CPU and memory; the
                                                  watchers are held by a second process of its own,
-                                                 bretter loadtest-watchers (-watchers-here: by this one)
+                                                 bretter loadtest-watchers (-watchers-here: by this one);
+                                                 -players-nice -10 gives the players a core first
   bretter help                                   show this text
 
 Games and their options:

@@ -34,6 +34,7 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	think := fs.String("think", "2s-10s", "how long a player thinks before each move: a range MIN-MAX or one duration")
 	duration := fs.Duration("duration", time.Minute, "how long to measure, after the games are set up")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
+	nice := fs.Int("players-nice", 0, "run the players at this niceness, -20 to 19 (below 0 needs root): on a machine shared with the site and the watchers, their own wait for a core would otherwise count as the site's")
 	pid := fs.Int("pid", 0, "the server's process, for its CPU and memory (default: the one listening on the URL's port)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -72,6 +73,8 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 		return bad("-duration must be positive")
 	case *pid < 0:
 		return bad("-pid must not be negative")
+	case *nice < -20 || *nice > 19:
+		return bad("-players-nice must be between -20 and 19")
 	}
 	if limit, err := raiseFileLimit(); err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest: raising the limit of open files: %v\n", err)
@@ -84,7 +87,7 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	defer stop()
 	cfg := loadtest.Config{
 		Target: u, Game: *gameName, Games: *n, Watchers: *watchers, Computer: *computer, Level: *level,
-		ThinkMin: lo, ThinkMax: hi, Duration: *duration, PID: *pid, Progress: stderr,
+		ThinkMin: lo, ThinkMax: hi, Duration: *duration, PID: *pid, Progress: stderr, PlayersNice: *nice,
 	}
 	if !*here {
 		exe, err := os.Executable()

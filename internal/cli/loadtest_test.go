@@ -210,6 +210,8 @@ func TestLoadtestRefusesBadArguments(t *testing.T) {
 		{[]string{"-url", "http://127.0.0.1:1", "-duration", "0s"}, "-duration"},
 		{[]string{"-url", "http://127.0.0.1:1", "-computer", "-1"}, "-computer"},
 		{[]string{"-url", "http://127.0.0.1:1", "-computer", "2", "-level", "9"}, "-level must be between 1 and 8"},
+		{[]string{"-url", "http://127.0.0.1:1", "-players-nice", "-21"}, "-players-nice must be between -20 and 19"},
+		{[]string{"-url", "http://127.0.0.1:1", "-players-nice", "20"}, "-players-nice must be between -20 and 19"},
 	} {
 		out, errOut, code := runCmdErr(append([]string{"loadtest"}, tt.args...)...)
 		if code != 2 || !strings.Contains(errOut, tt.want) || out != "" {

@@ -43,6 +43,9 @@ type Config struct {
 	// WatchersApart, if set, makes the process that holds the watchers'
 	// connections (see apart.go); nil: this process holds them.
 	WatchersApart func() *exec.Cmd
+	// PlayersNice, unless 0, is the niceness this process takes once the
+	// watchers' process has started (which keeps its own).
+	PlayersNice int
 }
 
 // Report is what one run measured.
@@ -54,6 +57,7 @@ type Report struct {
 	Computer        int      `json:"computer_games"`
 	Level           int      `json:"level,omitempty"`
 	Think           string   `json:"think"`
+	PlayersNice     int      `json:"players_nice,omitempty"`
 	SetupSeconds    float64  `json:"setup_s"`
 	Seconds         float64  `json:"seconds"`
 	GamesFinished   int64    `json:"games_finished"`
@@ -86,6 +90,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.apart = a
 		defer a.stop()
 	}
+	if cfg.PlayersNice != 0 {
+		if err := renice(cfg.PlayersNice); err != nil {
+			r.stop()
+			return nil, fmt.Errorf("the players' process: %w", err)
+		}
+	}
 	began := time.Now()
 	tables, failed, err := r.setUp(ctx)
 	if err != nil {
@@ -100,7 +110,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	report := &Report{
 		Target: cfg.Target.String(), Game: cfg.Game, Games: cfg.Games, Watchers: cfg.Watchers,
 		Computer: cfg.Computer, Level: cfg.Level,
-		Think: fmt.Sprintf("%s-%s", cfg.ThinkMin, cfg.ThinkMax), SetupSeconds: setup.Seconds(),
+		Think: fmt.Sprintf("%s-%s", cfg.ThinkMin, cfg.ThinkMax), PlayersNice: cfg.PlayersNice, SetupSeconds: setup.Seconds(),
 	}
 	server, note := watchServer(cfg)
 	self, _ := watch(selfPID())

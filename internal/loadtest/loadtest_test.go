@@ -7,10 +7,12 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"os/exec"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -332,4 +334,66 @@ func BenchmarkDecodeWhole(b *testing.B) {
 		}
 		randomMove(m.Legal)
 	}
+}
+
+// Every thread of the players' process takes the niceness asked for, and
+// so do the threads started after it. (Run in a process of its own, which
+// it changes for good.)
+func TestRenice(t *testing.T) {
+	if os.Getenv("BRETTER_RENICE_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRenice$", "-test.v")
+		cmd.Env = append(os.Environ(), "BRETTER_RENICE_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestRenice") {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	want := niceOf(t, "self") + 3
+	if want > 19 {
+		want = 19
+	}
+	if err := renice(want); err != nil {
+		t.Fatal(err)
+	}
+	// Threads blocked in system calls make the runtime start others.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			r, w, _ := os.Pipe()
+			defer r.Close()
+			go func() { time.Sleep(50 * time.Millisecond); w.Close() }()
+			r.Read(make([]byte, 1))
+		})
+	}
+	wg.Wait()
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		if got := niceOf(t, "self/task/"+task.Name()); got != want {
+			t.Errorf("thread %s has niceness %d, want %d", task.Name(), got, want)
+		}
+	}
+	if len(tasks) < 3 {
+		t.Errorf("only %d threads to look at", len(tasks))
+	}
+}
+
+// niceOf reads the niceness of a process or thread, /proc/<which>/stat's
+// nineteenth field.
+func niceOf(t *testing.T, which string) int {
+	t.Helper()
+	data, err := os.ReadFile("/proc/" + which + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The command's name, in parentheses, may hold spaces.
+	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	n, err := strconv.Atoi(fields[16])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

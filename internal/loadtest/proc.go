@@ -3,11 +3,13 @@ package loadtest
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -147,3 +149,35 @@ func (w *watcher) finish() (Usage, error) {
 }
 
 func selfPID() int { return os.Getpid() }
+
+// renice gives every thread of this process the niceness n; threads the
+// runtime starts later inherit it from those that start them. (Linux
+// counts niceness by thread, so setting it for the process's first
+// thread alone would leave the others as they were.)
+func renice(n int) error {
+	done := map[int]bool{}
+	for range 5 {
+		tasks, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return err
+		}
+		more := false
+		for _, task := range tasks {
+			tid, err := strconv.Atoi(task.Name())
+			if err != nil || done[tid] {
+				continue
+			}
+			if err := syscall.Setpriority(syscall.PRIO_PROCESS, tid, n); err != nil && !errors.Is(err, syscall.ESRCH) {
+				if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) {
+					return fmt.Errorf("niceness %d: %w (below 0 needs root or CAP_SYS_NICE)", n, err)
+				}
+				return fmt.Errorf("niceness %d: %w", n, err)
+			}
+			done[tid], more = true, true
+		}
+		if !more {
+			return nil
+		}
+	}
+	return nil
+}

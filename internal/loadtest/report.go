@@ -12,6 +12,9 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.Computer > 0 {
 		fmt.Fprintf(w, "beside      %d games against the computer at level %d\n", r.Computer, r.Level)
 	}
+	if r.PlayersNice != 0 {
+		fmt.Fprintf(w, "players     at niceness %d\n", r.PlayersNice)
+	}
 	fmt.Fprintf(w, "set up      %.1fs; measured %.1fs; %d games finished\n", r.SetupSeconds, r.Seconds, r.GamesFinished)
 	fmt.Fprintf(w, "moves       %d, %.1f/s\n", r.Moves, r.MovesPerSecond)
 	fmt.Fprintf(w, "%-11s %9s %9s %9s %9s %9s\n", "latency", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
