@@ -593,6 +593,28 @@ type change struct {
 	ToMove string `json:"to_move"`
 }
 
+// field is where the member key of an event goes, if it is read.
+func (e *event) field(key string) *string {
+	switch key {
+	case "kind":
+		return &e.Kind
+	case "seat":
+		return &e.Seat
+	}
+	return nil
+}
+
+// field is where the member key of a change goes, if it is read.
+func (c *change) field(key string) *string {
+	switch key {
+	case "status":
+		return &c.Status
+	case "to_move":
+		return &c.ToMove
+	}
+	return nil
+}
+
 func (c *conn) connect(ctx context.Context, src net.IP, secret string) error {
 	h := http.Header{}
 	if secret != "" {

@@ -91,24 +91,11 @@ func playerView(data []byte) (*message, error) {
 		case "error":
 			return decode(value, &m.Error)
 		case "event":
-			return decodeEvent(value, &m.Event)
+			return decodeObject(value, &m.Event, (*event).field)
 		case "state":
 			return json.Unmarshal(value, &m.State)
 		case "change":
-			m.Change = nil
-			if string(value) == "null" {
-				return nil
-			}
-			m.Change = new(change)
-			return eachMember(value, func(key string, value []byte) error {
-				switch key {
-				case "status":
-					return decode(value, &m.Change.Status)
-				case "to_move":
-					return decode(value, &m.Change.ToMove)
-				}
-				return nil
-			})
+			return decodeObject(value, &m.Change, (*change).field)
 		case "legal":
 			m.Legal = json.RawMessage(value)
 		}
@@ -139,21 +126,20 @@ func decode[T string | int](value []byte, v *T) error {
 	return json.Unmarshal(value, v)
 }
 
-// decodeEvent decodes what is read of an event.
-func decodeEvent(value []byte, e **event) error {
+// decodeObject decodes value, an object or null, into *p (new unless
+// there is one), reading only the string members that field names.
+func decodeObject[T any](value []byte, p **T, field func(o *T, key string) *string) error {
 	if string(value) == "null" {
-		*e = nil
+		*p = nil
 		return nil
 	}
-	if *e == nil {
-		*e = new(event)
+	if *p == nil {
+		*p = new(T)
 	}
+	o := *p
 	return eachMember(value, func(key string, value []byte) error {
-		switch key {
-		case "kind":
-			return decode(value, &(*e).Kind)
-		case "seat":
-			return decode(value, &(*e).Seat)
+		if f := field(o, key); f != nil {
+			return decode(value, f)
 		}
 		return nil
 	})
@@ -172,7 +158,7 @@ func watcherView(data []byte) (*message, error) {
 		case "version":
 			err = decode(value, &m.Version)
 		case "event":
-			err = decodeEvent(value, &m.Event)
+			err = decodeObject(value, &m.Event, (*event).field)
 		}
 		if err == nil && m.Type != "" && (m.Type != "event" || m.Event != nil) {
 			return errStop

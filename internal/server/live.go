@@ -394,7 +394,13 @@ func (h *hub) tellWatchers(g *liveGame) {
 // the page is still there. With now, the message is written at once, as
 // far as the page's socket takes it, rather than by the page's writer.
 func (h *hub) deliver(g *liveGame, sub *subscriber, msg []byte, now bool) bool {
-	if now && sub.pushNow(msg) || !now && sub.push(msg) {
+	pushed := false
+	if now {
+		pushed = sub.pushNow(msg)
+	} else {
+		pushed = sub.push(msg)
+	}
+	if pushed {
 		return true
 	}
 	h.leave(g, sub)
