@@ -593,27 +593,15 @@ type change struct {
 	ToMove string `json:"to_move"`
 }
 
-// field is where the member key of an event goes, if it is read.
-func (e *event) field(key string) *string {
-	switch key {
-	case "kind":
-		return &e.Kind
-	case "seat":
-		return &e.Seat
-	}
-	return nil
-}
+// The members read of an event and of a change: their keys, and where
+// each goes.
+var (
+	eventKeys  = [2]string{"kind", "seat"}
+	changeKeys = [2]string{"status", "to_move"}
+)
 
-// field is where the member key of a change goes, if it is read.
-func (c *change) field(key string) *string {
-	switch key {
-	case "status":
-		return &c.Status
-	case "to_move":
-		return &c.ToMove
-	}
-	return nil
-}
+func (e *event) fields() [2]*string  { return [2]*string{&e.Kind, &e.Seat} }
+func (c *change) fields() [2]*string { return [2]*string{&c.Status, &c.ToMove} }
 
 func (c *conn) connect(ctx context.Context, src net.IP, secret string) error {
 	h := http.Header{}

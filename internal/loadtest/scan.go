@@ -91,11 +91,11 @@ func playerView(data []byte) (*message, error) {
 		case "error":
 			return decode(value, &m.Error)
 		case "event":
-			return decodeObject(value, &m.Event, (*event).field)
+			return decodeObject(value, &m.Event, eventKeys, (*event).fields)
 		case "state":
 			return json.Unmarshal(value, &m.State)
 		case "change":
-			return decodeObject(value, &m.Change, (*change).field)
+			return decodeObject(value, &m.Change, changeKeys, (*change).fields)
 		case "legal":
 			m.Legal = json.RawMessage(value)
 		}
@@ -127,8 +127,9 @@ func decode[T string | int](value []byte, v *T) error {
 }
 
 // decodeObject decodes value, an object or null, into *p (new unless
-// there is one), reading only the string members that field names.
-func decodeObject[T any](value []byte, p **T, field func(o *T, key string) *string) error {
+// there is one), reading only the string members named by keys, into the
+// fields of the same place.
+func decodeObject[T any](value []byte, p **T, keys [2]string, fields func(*T) [2]*string) error {
 	if string(value) == "null" {
 		*p = nil
 		return nil
@@ -136,10 +137,12 @@ func decodeObject[T any](value []byte, p **T, field func(o *T, key string) *stri
 	if *p == nil {
 		*p = new(T)
 	}
-	o := *p
+	to := fields(*p)
 	return eachMember(value, func(key string, value []byte) error {
-		if f := field(o, key); f != nil {
-			return decode(value, f)
+		for i, k := range keys {
+			if key == k {
+				return decode(value, to[i])
+			}
 		}
 		return nil
 	})
@@ -158,7 +161,7 @@ func watcherView(data []byte) (*message, error) {
 		case "version":
 			err = decode(value, &m.Version)
 		case "event":
-			err = decodeObject(value, &m.Event, (*event).field)
+			err = decodeObject(value, &m.Event, eventKeys, (*event).fields)
 		}
 		if err == nil && m.Type != "" && (m.Type != "event" || m.Event != nil) {
 			return errStop
