@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -208,6 +209,48 @@ func TestManyGamesMoveAtOnce(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Appends whose callers are all ready to run share a transaction, even
+// when they have not reached the store yet as it begins one. On one
+// processor, goroutines made ready at once run one after the other: a
+// writer that began at the first append would commit it alone. (Now and
+// then the scheduler runs the writer before the others anyway, to be
+// fair: so a few rounds may still begin with a lone append.)
+func TestReadyAppendsShareATransaction(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	s := openSQLiteTest(t)
+	ctx := t.Context()
+	const games, rounds = 100, 20
+	for i := range games {
+		if err := s.Create(ctx, sample(fmt.Sprintf("ready%03d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var commits []int // written by the store's writer, read once it is idle
+	s.ObserveCommits(func(appends int, _ time.Duration) { commits = append(commits, appends) })
+	alone := 0 // rounds whose first transaction held one append
+	for round := range rounds {
+		commits = nil
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range games {
+			wg.Go(func() {
+				<-start
+				if err := s.Append(ctx, fmt.Sprintf("ready%03d", i), []Event{move(round+1, "e5")}, nil); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if len(commits) == 0 || commits[0] == 1 {
+			alone++
+		}
+	}
+	if alone > rounds/2 {
+		t.Fatalf("%d rounds of %d began with a transaction of one append; the last round's: %v", alone, rounds, commits)
+	}
 }
 
 // killChild, set in the environment, makes the test binary the process
