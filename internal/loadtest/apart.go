@@ -219,7 +219,7 @@ func ServeWatchers(target *url.URL, in io.Reader, out io.Writer) error {
 func (r *run) watchersOf(id string, addrs []string) (*table, error) {
 	ctx, cancel := context.WithTimeout(r.ctx, 30*time.Second)
 	defer cancel()
-	t := &table{r: r, id: id, sent: map[int]time.Time{}}
+	t := &table{r: r, id: id}
 	for i, a := range addrs {
 		ip := net.ParseIP(a)
 		if ip == nil {

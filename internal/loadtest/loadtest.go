@@ -326,7 +326,7 @@ func (r *run) newTable(ctx context.Context, computer bool) (*table, error) {
 	if err := r.post(ctx, whiteIP, "/api/games", req, &created); err != nil {
 		return nil, fmt.Errorf("creating a game: %w", err)
 	}
-	t := &table{r: r, id: created.ID, sent: map[int]time.Time{}, computer: computer, players: 1}
+	t := &table{r: r, id: created.ID, computer: computer, players: 1}
 	t.conns = []*conn{{t: t, seat: created.Seat, name: created.Seat, planned: -1}}
 	secrets := []string{created.Secret}
 	ips := []net.IP{whiteIP}
@@ -482,7 +482,7 @@ type table struct {
 	once     sync.Once
 
 	mu   sync.Mutex
-	sent map[int]time.Time // by ply
+	sent []time.Time // by ply; zero: not sent (yet)
 }
 
 // abort ends the game's connections before the game is over: at the end
@@ -508,9 +508,13 @@ func (t *table) arrived(ply int, at time.Time, watcher bool) {
 	if t.computer {
 		ply--
 	}
+	var sent time.Time
 	t.mu.Lock()
-	sent, ok := t.sent[ply]
+	if ply >= 0 && ply < len(t.sent) {
+		sent = t.sent[ply]
+	}
 	t.mu.Unlock()
+	ok := !sent.IsZero()
 	if t.r.tell != nil && watcher {
 		t.r.tell.line("seen %s %d %d", t.id, ply, at.UnixNano())
 		return
@@ -786,7 +790,13 @@ func (c *conn) handle(m *message, at time.Time) {
 		return
 	}
 	c.planned = moves
-	time.AfterFunc(c.t.r.think(), func() { c.send(moves, move) })
+	// Played flat out, the move goes at once, from here: a timer and a
+	// goroutine for each would cost more than the rest of a move.
+	if think := c.t.r.think(); think > 0 {
+		time.AfterFunc(think, func() { c.send(moves, move) })
+	} else {
+		c.send(moves, move)
+	}
 }
 
 type moveMessage struct {
@@ -810,11 +820,15 @@ func (c *conn) send(ply int, move string) {
 	c.lastPly, c.lastMove = ply, move
 	c.mu.Unlock()
 	t.mu.Lock()
+	if ply >= len(t.sent) {
+		t.sent = append(t.sent, make([]time.Time, ply+1-len(t.sent))...)
+	}
 	t.sent[ply] = time.Now()
 	t.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	err = c.ws.Write(ctx, websocket.MessageText, msg)
-	cancel()
+	// No deadline: a context that can end costs every write a
+	// registration, and a write the site never takes ends when the run
+	// closes the connection.
+	err = c.ws.Write(context.Background(), websocket.MessageText, msg)
 	// A player closes its connection when it sees the end, which the
 	// other player's move may have brought meanwhile.
 	if err != nil && !t.aborted.Load() && !t.r.stopping.Load() && t.over.Load() == 0 {

@@ -189,7 +189,7 @@ func TestPlayerPlansFromEitherKindOfEvent(t *testing.T) {
 		`{"type":"event","version":5,"event":{"kind":"move","seat":"white"},"change":{"status":"playing","to_move":"black"},"legal":["f","g"]}`,
 	} {
 		r := &run{cfg: Config{ThinkMin: time.Hour, ThinkMax: time.Hour}}
-		tb := &table{r: r, sent: map[int]time.Time{4: time.Now()}}
+		tb := &table{r: r, sent: []time.Time{4: time.Now()}}
 		c := &conn{t: tb, seat: "black", ply: 4, planned: -1}
 		r.measuring.Store(true)
 		var m message
