@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -209,6 +210,51 @@ func TestManyGamesMoveAtOnce(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A lone move that follows the last event of a game in play is stored by
+// one statement alone; any other append, and one the statement does not
+// store, goes in a transaction that checks it as before, and a refused
+// one writes nothing.
+func TestLoneMoves(t *testing.T) {
+	s := openSQLiteTest(t)
+	ctx := t.Context()
+	g := sample("lonemoves1") // waiting: its first move starts it
+	if err := s.Create(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		events []Event
+		end    *Ending
+		want   error
+	}{
+		{[]Event{move(1, "e5")}, nil, nil},                // starts the game
+		{[]Event{move(2, "d4")}, nil, nil},                // alone
+		{[]Event{move(2, "c3")}, nil, ErrConflict},        // taken
+		{[]Event{move(4, "c3")}, nil, ErrConflict},        // not the next
+		{[]Event{move(3, "c3"), move(4, "b2")}, nil, nil}, // two at once
+		{[]Event{{Seq: 5, Kind: "resign", Seat: "black", At: move(5, "").At}}, &Ending{Winner: "white", Reason: "resign"}, nil},
+		{[]Event{move(6, "a1")}, nil, ErrConflict},                                        // after the end
+		{[]Event{{Seq: 6, Kind: "rematch", Seat: "white", At: move(6, "").At}}, nil, nil}, // may follow the end
+	}
+	for i, step := range steps {
+		err := s.Append(ctx, g.ID, step.events, step.end)
+		if !errors.Is(err, step.want) || (step.want == nil) != (err == nil) {
+			t.Fatalf("step %d: %v, want %v", i+1, err, step.want)
+		}
+	}
+	got, events, err := s.Load(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for _, e := range events {
+		moves = append(moves, e.Kind+":"+e.Move)
+	}
+	want := []string{"move:e5", "move:d4", "move:c3", "move:b2", "resign:", "rematch:"}
+	if !slices.Equal(moves, want) || got.Status != "over" || got.Winner != "white" || got.Version != 6 {
+		t.Fatalf("stored %v, status %s, winner %s, version %d; want %v, over, white, 6", moves, got.Status, got.Winner, got.Version, want)
+	}
 }
 
 // Appends whose callers are all ready to run share a transaction, even
