@@ -60,8 +60,11 @@ func newPushService(t *testing.T, siteKey string) *pushService {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
+		// The answer is chosen before the test hears of the message,
+		// which may change it for the next one.
+		status := int(ps.status.Load())
 		ps.messages <- msg
-		w.WriteHeader(int(ps.status.Load()))
+		w.WriteHeader(status)
 	}))
 	t.Cleanup(ps.Close)
 	return ps
