@@ -207,13 +207,21 @@ func (s *SQLite) appendAlone(req appendRequest) (bool, error) {
 	if req.end != nil || len(req.events) != 1 {
 		return false, nil
 	}
+	stored, err := storeNext(s.appendStmts[appendNext], req)
+	return stored || err != nil, err
+}
+
+// storeNext stores req's first event with next, the statement appendNext,
+// if it follows the last event of a game in play, and reports whether it
+// did.
+func storeNext(next *sql.Stmt, req appendRequest) (bool, error) {
 	e := req.events[0]
-	res, err := s.appendStmts[appendNext].Exec(req.id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli())
+	res, err := next.Exec(req.id, e.Seq, e.Kind, e.Seat, e.Move, e.At.UnixMilli())
 	if err != nil {
-		return true, err
+		return false, err
 	}
 	n, err := res.RowsAffected()
-	return n == 1 || err != nil, err
+	return n == 1, err
 }
 
 // refused reports whether err is an append's refusal rather than a
@@ -234,13 +242,9 @@ func appendOne(stmts *appendStmts, req appendRequest) error {
 		}
 	}
 	if req.end == nil {
-		res, err := stmts[appendNext].Exec(req.id, first.Seq, first.Kind, first.Seat, first.Move, first.At.UnixMilli())
-		if err != nil {
+		if stored, err := storeNext(stmts[appendNext], req); err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 1 {
+		} else if stored {
 			return storeEvents(stmts, req.id, req.events[1:])
 		}
 	}
