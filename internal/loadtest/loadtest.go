@@ -508,18 +508,17 @@ func (t *table) arrived(ply int, at time.Time, watcher bool) {
 	if t.computer {
 		ply--
 	}
+	if t.r.tell != nil && watcher {
+		t.r.tell.line("seen %s %d %d", t.id, ply, at.UnixNano())
+		return
+	}
 	var sent time.Time
 	t.mu.Lock()
 	if ply >= 0 && ply < len(t.sent) {
 		sent = t.sent[ply]
 	}
 	t.mu.Unlock()
-	ok := !sent.IsZero()
-	if t.r.tell != nil && watcher {
-		t.r.tell.line("seen %s %d %d", t.id, ply, at.UnixNano())
-		return
-	}
-	if !ok || !t.r.measuring.Load() {
+	if sent.IsZero() || !t.r.measuring.Load() {
 		return
 	}
 	switch {
