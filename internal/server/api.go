@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 )
 
 func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
@@ -47,6 +48,7 @@ func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiMove(w http.ResponseWriter, r *http.Request) {
+	received := time.Now()
 	if !s.moves.allow(clientKey(r), s.hub.now()) {
 		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many moves from your address: slow down"))
 		return
@@ -64,7 +66,7 @@ func (s *Server) apiMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	version, err := s.hub.move(r.Context(), id, s.secret(r, id), *req.Ply, req.Move)
+	version, err := s.move(r.Context(), id, s.secret(r, id), *req.Ply, req.Move, received)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzRequestBodies sends arbitrary bodies to every endpoint that reads
@@ -70,7 +71,7 @@ func FuzzLiveMessages(f *testing.F) {
 			return
 		}
 		before := ts.srv.versionOf(t, g.id)
-		rep, ok := ts.srv.handleMessage(t.Context(), clientKey(req), g.id, g.white, sub, []byte(msg))
+		rep, ok := ts.srv.handleMessage(t.Context(), clientKey(req), g.id, g.white, sub, []byte(msg), time.Now())
 		sub.take()
 		after := ts.srv.versionOf(t, g.id)
 		if !ok {

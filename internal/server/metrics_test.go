@@ -43,7 +43,7 @@ func (ts *testServer) metric(t testing.TB, name string) float64 {
 func TestMetrics(t *testing.T) {
 	ts := newTestServer(t)
 	for _, name := range []string{"bretter_moves_total", "bretter_live_sockets", "bretter_games_in_memory",
-		"bretter_store_append_seconds_count", "bretter_searches_queued", "bretter_bus_lag_seconds_count"} {
+		"bretter_store_append_seconds_count", "bretter_move_seconds_count", "bretter_searches_queued", "bretter_bus_lag_seconds_count"} {
 		if v := ts.metric(t, name); v != 0 {
 			t.Errorf("%s is %v on a new server", name, v)
 		}
@@ -55,6 +55,9 @@ func TestMetrics(t *testing.T) {
 	}
 	if v := ts.metric(t, "bretter_store_append_seconds_count"); v != 2 {
 		t.Errorf("after two moves, %v appends timed", v)
+	}
+	if v := ts.metric(t, "bretter_move_seconds_count"); v != 2 {
+		t.Errorf("after two moves, %v moves timed", v)
 	}
 	// On SQLite each move was stored alone: a transaction of one append
 	// each.
@@ -75,6 +78,15 @@ func TestMetrics(t *testing.T) {
 	}
 	if v := ts.metric(t, "bretter_moves_total"); v != 2 {
 		t.Errorf("after a refused move, %v moves counted", v)
+	}
+	if v := ts.metric(t, "bretter_move_seconds_count"); v != 2 {
+		t.Errorf("after a refused move, %v moves timed", v)
+	}
+	// A move sent over the live page is timed from its message's arrival.
+	c.send(map[string]any{"type": "move", "id": 1, "ply": 2, "move": "c3"})
+	c.next("ack")
+	if n, sum := ts.metric(t, "bretter_move_seconds_count"), ts.metric(t, "bretter_move_seconds_sum"); n != 3 || sum <= 0 {
+		t.Errorf("after a move on the live page, %v moves timed, %vs in all", n, sum)
 	}
 	ts.srv.ObserveBusLag(3e6)
 	if v := ts.metric(t, "bretter_bus_lag_seconds_sum"); v != 0.003 {

@@ -4,10 +4,23 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"bretter/game"
 	"bretter/internal/store"
 )
+
+// move plays a player's move that arrived at received, and counts the
+// time it took the site to store it and hand its event to the players'
+// pages: the site's own share of the time a move takes to reach the
+// opponent.
+func (s *Server) move(ctx context.Context, id, secret string, ply int, text string, received time.Time) (int, error) {
+	version, err := s.hub.move(ctx, id, secret, ply, text)
+	if err == nil {
+		s.hub.metrics.relays.Observe(time.Since(received).Seconds())
+	}
+	return version, err
+}
 
 // move plays a move for the holder of secret, as ply (the number of moves
 // played before it), and returns the game's new version.

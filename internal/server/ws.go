@@ -176,7 +176,7 @@ func (s *Server) readPage(ctx context.Context, stop func(), conn *websocket.Conn
 			// What the message brings the page itself (its own move's
 			// event) waits for the answer, and both go in one write.
 			sub.hold()
-			rep, ok = s.handleMessage(ctx, client, id, secret, sub, m.data)
+			rep, ok = s.handleMessage(ctx, client, id, secret, sub, m.data, m.at)
 		}
 		pushed := !ok || sub.push(encode(rep))
 		sub.release()
@@ -189,13 +189,14 @@ func (s *Server) readPage(ctx context.Context, stop func(), conn *websocket.Conn
 		if err != nil {
 			return
 		}
-		in.add(pageMessage{typ, data}, carry)
+		in.add(pageMessage{typ, data, time.Now()}, carry)
 	}
 }
 
 type pageMessage struct {
 	typ  websocket.MessageType
 	data []byte
+	at   time.Time // when it was read
 }
 
 // maxWaiting is how many messages of a page may wait to be carried out
@@ -291,9 +292,10 @@ func (u undoList) run() {
 	}
 }
 
-// handleMessage carries out one client message. It returns the reply to
-// send, or false when there is none (a resync answers with the events).
-func (s *Server) handleMessage(ctx context.Context, client, id, secret string, sub *subscriber, data []byte) (reply, bool) {
+// handleMessage carries out one client message, read at received. It
+// returns the reply to send, or false when there is none (a resync answers
+// with the events).
+func (s *Server) handleMessage(ctx context.Context, client, id, secret string, sub *subscriber, data []byte, received time.Time) (reply, bool) {
 	var m clientMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -315,7 +317,7 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 		if m.Ply == nil || m.Move == "" {
 			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `a move needs "ply" and "move"`)), true
 		}
-		rep.Version, err = s.hub.move(ctx, id, secret, *m.Ply, m.Move)
+		rep.Version, err = s.move(ctx, id, secret, *m.Ply, m.Move, received)
 	case "resign":
 		rep.Version, err = s.hub.resign(ctx, id, secret)
 	case "rematch":
