@@ -110,6 +110,12 @@ func loadtestPlaysGames(t *testing.T, here bool) {
 			t.Errorf("latencies out of order: %+v", l)
 		}
 	}
+	// The site timed the same moves, give or take those under way when
+	// the measurement began and ended.
+	if s := r.SiteMove; s == nil || s.Count <= 0 || s.Count < r.Moves-2*games || s.Count > r.Moves+2*games ||
+		!(0 < s.Mean && 0 < s.P50 && s.P50 <= s.P95 && s.P95 <= s.P99) {
+		t.Errorf("the site's part %+v (%s) for %d moves", s, r.SiteMoveNote, r.Moves)
+	}
 	// The site listens in this very process.
 	if r.Server == nil || r.Server.PID != os.Getpid() || r.Server.RSSMB <= 0 {
 		t.Errorf("server usage %+v (%s), want this process, %d", r.Server, r.ServerNote, os.Getpid())
@@ -130,7 +136,7 @@ func loadtestPlaysGames(t *testing.T, here bool) {
 	}
 
 	out, _, code = runCmdErr("loadtest", "-url", url, "-games", "1", "-think", "10ms-30ms", "-duration", "1s")
-	if code != 0 || !strings.Contains(out, "opponent") || !strings.Contains(out, "errors      0") {
+	if code != 0 || !strings.Contains(out, "opponent") || !strings.Contains(out, "errors      0") || !strings.Contains(out, "bretter_move_seconds") {
 		t.Errorf("text report, exit %d:\n%s", code, out)
 	}
 }

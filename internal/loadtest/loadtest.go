@@ -50,28 +50,30 @@ type Config struct {
 
 // Report is what one run measured.
 type Report struct {
-	Target          string   `json:"target"`
-	Game            string   `json:"game"`
-	Games           int      `json:"games"`
-	Watchers        int      `json:"watchers_per_game"`
-	Computer        int      `json:"computer_games"`
-	Level           int      `json:"level,omitempty"`
-	Think           string   `json:"think"`
-	PlayersNice     int      `json:"players_nice,omitempty"`
-	SetupSeconds    float64  `json:"setup_s"`
-	Seconds         float64  `json:"seconds"`
-	GamesFinished   int64    `json:"games_finished"`
-	Moves           int64    `json:"moves"`
-	MovesPerSecond  float64  `json:"moves_per_s"`
-	Opponent        Latency  `json:"opponent"`
-	WatchersLatency Latency  `json:"watchers"`
-	ComputerLatency Latency  `json:"computer"` // from a move to the computer's answer
-	Errors          int64    `json:"errors"`
-	FirstErrors     []string `json:"first_errors"`
-	Server          *Usage   `json:"server,omitempty"`
-	ServerNote      string   `json:"server_note,omitempty"` // why there are no server figures
-	Self            *Usage   `json:"loadtest,omitempty"`
-	WatchersProcess *Usage   `json:"watchers_process,omitempty"` // with WatchersApart
+	Target          string     `json:"target"`
+	Game            string     `json:"game"`
+	Games           int        `json:"games"`
+	Watchers        int        `json:"watchers_per_game"`
+	Computer        int        `json:"computer_games"`
+	Level           int        `json:"level,omitempty"`
+	Think           string     `json:"think"`
+	PlayersNice     int        `json:"players_nice,omitempty"`
+	SetupSeconds    float64    `json:"setup_s"`
+	Seconds         float64    `json:"seconds"`
+	GamesFinished   int64      `json:"games_finished"`
+	Moves           int64      `json:"moves"`
+	MovesPerSecond  float64    `json:"moves_per_s"`
+	Opponent        Latency    `json:"opponent"`
+	WatchersLatency Latency    `json:"watchers"`
+	ComputerLatency Latency    `json:"computer"` // from a move to the computer's answer
+	Errors          int64      `json:"errors"`
+	FirstErrors     []string   `json:"first_errors"`
+	Server          *Usage     `json:"server,omitempty"`
+	ServerNote      string     `json:"server_note,omitempty"`    // why there are no server figures
+	SiteMove        *SiteShare `json:"site_move,omitempty"`      // the site's part of the opponent's latency
+	SiteMoveNote    string     `json:"site_move_note,omitempty"` // why there is none
+	Self            *Usage     `json:"loadtest,omitempty"`
+	WatchersProcess *Usage     `json:"watchers_process,omitempty"` // with WatchersApart
 }
 
 // setupParallel bounds how many games are being set up at once.
@@ -118,6 +120,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if r.apart != nil {
 		watchers, _ = watch(r.apart.cmd.Process.Pid)
 	}
+	movesBefore, movesErr := r.moveTimes(ctx)
 	start := time.Now()
 	r.measuring.Store(true)
 	for _, t := range tables {
@@ -150,6 +153,7 @@ wait:
 	tick.Stop()
 	r.measuring.Store(false)
 	report.Seconds = time.Since(start).Seconds()
+	report.SiteMove, report.SiteMoveNote = r.siteShareSince(movesBefore, movesErr)
 	if server != nil {
 		if u, err := server.finish(); err == nil {
 			report.Server = &u

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	dto "github.com/prometheus/client_model/go"
 )
 
 func TestHistogramQuantiles(t *testing.T) {
@@ -396,4 +398,42 @@ func niceOf(t *testing.T, which string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// histogramOf makes a histogram as the site tells it: cumulative counts
+// under each bound, the last +Inf.
+func histogramOf(sum float64, bounds []float64, cumulative ...uint64) *dto.Histogram {
+	h := &dto.Histogram{SampleSum: &sum}
+	for i := range bounds {
+		h.Bucket = append(h.Bucket, &dto.Bucket{UpperBound: &bounds[i], CumulativeCount: &cumulative[i]})
+	}
+	n := cumulative[len(cumulative)-1]
+	h.SampleCount = &n
+	return h
+}
+
+func TestSiteShare(t *testing.T) {
+	bounds := []float64{0.001, 0.002, 0.004, math.Inf(1)}
+	before := histogramOf(0.5, bounds, 10, 10, 10, 10)
+	// 100 moves since: 60 within 1 ms, 35 within 2, 4 within 4, 1 beyond.
+	after := histogramOf(0.65, bounds, 70, 105, 109, 110)
+	s, err := siteShare(before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (SiteShare{Count: 100, Mean: 1.5, P50: 1, P95: 2, P99: 4}); math.Abs(s.Mean-want.Mean) > 1e-9 || s.Count != want.Count || s.P50 != want.P50 || s.P95 != want.P95 || s.P99 != want.P99 {
+		t.Errorf("got %+v, want %+v", s, want)
+	}
+	// Beyond the last finite bound, the quantile is unknown.
+	after = histogramOf(5, bounds, 10, 10, 10, 110)
+	if s, err := siteShare(before, after); err != nil || s.P50 != -1 || s.P99 != -1 {
+		t.Errorf("all beyond the last bound: %+v, %v", s, err)
+	}
+	// No moves: nothing to sum up.
+	if s, err := siteShare(before, before); err != nil || s != (SiteShare{}) {
+		t.Errorf("no moves: %+v, %v", s, err)
+	}
+	if _, err := siteShare(before, histogramOf(1, bounds[:2], 10, 10)); err == nil {
+		t.Error("buckets that changed were summed up")
+	}
 }

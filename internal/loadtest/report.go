@@ -32,6 +32,12 @@ func (r *Report) WriteText(w io.Writer) {
 	for _, l := range rows {
 		fmt.Fprintf(w, "%-11s %9d %9.2f %9.2f %9.2f %9.2f\n", l.name, l.l.Count, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
 	}
+	if s := r.SiteMove; s != nil {
+		fmt.Fprintf(w, "site's part %d moves as the site timed them (%s): mean %.2f ms; p50 %s, p95 %s, p99 %s\n",
+			s.Count, moveMetric, s.Mean, atMost(s.P50), atMost(s.P95), atMost(s.P99))
+	} else if r.SiteMoveNote != "" {
+		fmt.Fprintf(w, "site's part not measured: %s\n", r.SiteMoveNote)
+	}
 	fmt.Fprintf(w, "errors      %d\n", r.Errors)
 	for _, e := range r.FirstErrors {
 		fmt.Fprintf(w, "  %s\n", e)
@@ -47,6 +53,14 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.WatchersProcess != nil {
 		writeUsage(w, "watchers", r.WatchersProcess)
 	}
+}
+
+// atMost tells a quantile known only as its bucket's upper bound.
+func atMost(ms float64) string {
+	if ms < 0 {
+		return "beyond the last bucket"
+	}
+	return fmt.Sprintf("≤ %.2f ms", ms)
 }
 
 func writeUsage(w io.Writer, name string, u *Usage) {
