@@ -37,6 +37,10 @@ const usage = `usage:
                                                  watchers are held by a second process of its own,
                                                  bretter loadtest-watchers (-watchers-here: by this one);
                                                  -players-nice -10 gives the players a core first
+  bretter loadtest-floor [-think 100ms] [-duration D] [-json]
+                                                 the same latency with no site: through a relay that does
+                                                 nothing but pass a message on, in a process of its own
+                                                 (bretter loadtest-relay), one message every -think
   bretter help                                   show this text
 
 Games and their options:
@@ -65,6 +69,10 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 		return loadtestCmd(args, games, stdout, stderr)
 	case "loadtest-watchers":
 		return loadtestWatchers(args, stdin, stdout, stderr)
+	case "loadtest-floor":
+		return loadtestFloor(args, stdout, stderr)
+	case "loadtest-relay":
+		return loadtestRelay(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout, games)
 		return 0

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -154,4 +155,72 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// loadtestFloor measures how long a move's way takes on this machine
+// without a site: what the machine itself adds at that pace.
+func loadtestFloor(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtest-floor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	think := fs.Duration("think", 100*time.Millisecond, "the quiet before each message, as a player's thinking")
+	duration := fs.Duration("duration", time.Minute, "how long to measure")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "bretter loadtest-floor: "+format+"\n", a...)
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		return bad("unexpected argument %q", fs.Arg(0))
+	case *think <= 0:
+		return bad("-think must be positive")
+	case *duration < *think:
+		return bad("-duration must be at least -think")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest-floor: finding this program for the relay: %v\n", err)
+		return 1
+	}
+	relay := exec.Command(exe, "loadtest-relay")
+	relay.Stderr = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	l, err := loadtest.Floor(ctx, *think, *duration, relay)
+	if err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest-floor: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Think   string           `json:"think"`
+			Latency loadtest.Latency `json:"latency"`
+		}{think.String(), l}); err != nil {
+			fmt.Fprintf(stderr, "bretter loadtest-floor: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "floor       a relay that does nothing, one message every %s\n", *think)
+	fmt.Fprintf(stdout, "%-11s %9s %9s %9s %9s %9s\n", "latency", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
+	fmt.Fprintf(stdout, "%-11s %9d %9.2f %9.2f %9.2f %9.2f\n", "opponent", l.Count, l.P50, l.P95, l.P99, l.Max)
+	return 0
+}
+
+// loadtestRelay is the relay of loadtest-floor, started by it.
+func loadtestRelay(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 0 {
+		fmt.Fprintln(stderr, "usage: bretter loadtest-relay (started by bretter loadtest-floor)")
+		return 2
+	}
+	if err := loadtest.ServeRelay(stdout); err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest-relay: %v\n", err)
+		return 1
+	}
+	return 0
 }

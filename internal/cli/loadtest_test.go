@@ -233,3 +233,36 @@ func TestLoadtestReportsAnUnreachableSite(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
+
+// The floor passes messages through a relay of its own, paced by -think.
+func TestLoadtestFloor(t *testing.T) {
+	out, errOut, code := runCmdErr("loadtest-floor", "-think", "5ms", "-duration", "400ms", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var r struct {
+		Think   string
+		Latency loadtest.Latency
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// 80 messages at most, each after 5 ms of quiet and its way through.
+	if l := r.Latency; r.Think != "5ms" || l.Count < 3 || l.Count > 80 || !(0 < l.P50 && l.P50 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max) {
+		t.Errorf("floor %+v", r)
+	}
+	out, _, code = runCmdErr("loadtest-floor", "-think", "5ms", "-duration", "100ms")
+	if code != 0 || !strings.Contains(out, "opponent") {
+		t.Errorf("text report, exit %d:\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"-think", "0s"}, {"-think", "1s", "-duration", "500ms"}, {"extra"}, {"-think", "soon"},
+	} {
+		if _, errOut, code := runCmdErr(append([]string{"loadtest-floor"}, args...)...); code != 2 || errOut == "" {
+			t.Errorf("loadtest-floor %q: exit %d, %q", args, code, errOut)
+		}
+	}
+	if _, errOut, code := runCmdErr("loadtest-relay", "extra"); code != 2 || errOut == "" {
+		t.Errorf("loadtest-relay with an argument: exit %d, %q", code, errOut)
+	}
+}

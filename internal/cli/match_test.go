@@ -18,7 +18,7 @@ import (
 // Started as "loadtest-watchers", it is the watchers' process of a load
 // test run by the tests.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "loadtest-watchers" {
+	if len(os.Args) > 1 && (os.Args[1] == "loadtest-watchers" || os.Args[1] == "loadtest-relay") {
 		os.Exit(Run(os.Args[1:], testGames, os.Stdin, os.Stdout, os.Stderr))
 	}
 	switch os.Getenv("BRETTER_TEST_PROGRAM") {
