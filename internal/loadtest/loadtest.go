@@ -656,26 +656,36 @@ func (c *conn) start() {
 	}
 }
 
-// deliver handles m, or keeps it for the start.
+// deliver handles m, or keeps it for the start (with its own copy of
+// what it holds of the buffer it was read into).
 func (c *conn) deliver(m *message, at time.Time) {
 	c.startMu.Lock()
 	defer c.startMu.Unlock()
 	if !c.started {
+		m.Legal = bytes.Clone(m.Legal)
 		c.early = append(c.early, m)
 		return
 	}
 	c.handle(m, at)
 }
 
-// read handles every message until the connection closes.
+// read handles every message until the connection closes. Each is read
+// into the same buffer: flat out, a new one for every message cost this
+// process a tenth of its own (user) time.
 func (c *conn) read() {
 	defer c.t.r.readers.Done()
 	var err error
+	var buf bytes.Buffer
 	for {
-		var data []byte
-		if _, data, err = c.ws.Read(context.Background()); err != nil {
+		var r io.Reader
+		if _, r, err = c.ws.Reader(context.Background()); err != nil {
 			break
 		}
+		buf.Reset()
+		if _, err = buf.ReadFrom(r); err != nil {
+			break
+		}
+		data := buf.Bytes()
 		at := time.Now()
 		var m *message
 		var bad error

@@ -437,3 +437,19 @@ func TestSiteShare(t *testing.T) {
 		t.Error("buckets that changed were summed up")
 	}
 }
+
+// A message kept for the start holds its own copy of the legal moves: the
+// buffer it was read into takes the next message.
+func TestEarlyMessageOwnsItsMoves(t *testing.T) {
+	data := []byte(`{"type":"event","version":2,"change":{"status":"playing","to_move":"white"},"legal":["a1","b2"]}`)
+	m, err := playerView(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &conn{}
+	c.deliver(m, time.Now())
+	copy(data, bytes.Repeat([]byte("x"), len(data)))
+	if len(c.early) != 1 || string(c.early[0].Legal) != `["a1","b2"]` {
+		t.Errorf("kept %q", c.early[0].Legal)
+	}
+}
