@@ -32,7 +32,6 @@ func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) 
 	if err != nil {
 		return Latency{}, err
 	}
-	relay.Stdin = nil
 	if err := relay.Start(); err != nil {
 		return Latency{}, fmt.Errorf("starting the relay: %w", err)
 	}
@@ -62,7 +61,9 @@ func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) 
 	defer opponent.Close()
 
 	var h histogram
-	arrived := make(chan error)
+	// Room for the reader's last word, the error when the run closes its
+	// connection, so that it ends then.
+	arrived := make(chan error, 1)
 	go func() {
 		buf := make([]byte, floorMessage)
 		for {
