@@ -51,7 +51,9 @@ func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) 
 		return Latency{}, err
 	}
 	defer mover.Close()
-	if _, err := mover.Write([]byte{0}); err != nil { // accepted first
+	// Dialled first, it is accepted first; its first byte the relay reads
+	// before it takes the opponent.
+	if _, err := mover.Write([]byte{0}); err != nil {
 		return Latency{}, err
 	}
 	opponent, err := net.Dial("tcp", addr)
