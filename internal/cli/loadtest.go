@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -189,26 +188,17 @@ func loadtestFloor(args []string, stdout, stderr io.Writer) int {
 	relay.Stderr = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	l, err := loadtest.Floor(ctx, *think, *duration, relay)
+	report, err := loadtest.Floor(ctx, *think, *duration, relay)
 	if err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest-floor: %v\n", err)
 		return 1
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Think   string           `json:"think"`
-			Latency loadtest.Latency `json:"latency"`
-		}{think.String(), l}); err != nil {
-			fmt.Fprintf(stderr, "bretter loadtest-floor: %v\n", err)
-			return 1
-		}
-		return 0
+	if !*asJSON {
+		report.WriteText(stdout)
+	} else if err := report.WriteJSON(stdout); err != nil {
+		fmt.Fprintf(stderr, "bretter loadtest-floor: %v\n", err)
+		return 1
 	}
-	fmt.Fprintf(stdout, "floor       a relay that does nothing, one message every %s\n", *think)
-	fmt.Fprintf(stdout, "%-11s %9s %9s %9s %9s %9s\n", "latency", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
-	fmt.Fprintf(stdout, "%-11s %9d %9.2f %9.2f %9.2f %9.2f\n", "opponent", l.Count, l.P50, l.P95, l.P99, l.Max)
 	return 0
 }
 

@@ -27,38 +27,38 @@ const floorMessage = 96
 // Floor measures the floor: one message every think, until duration has
 // passed or ctx ends, through the relay that relay starts (ServeRelay in
 // a process of its own).
-func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) (Latency, error) {
+func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) (*FloorReport, error) {
 	out, err := relay.StdoutPipe()
 	if err != nil {
-		return Latency{}, err
+		return nil, err
 	}
 	if err := relay.Start(); err != nil {
-		return Latency{}, fmt.Errorf("starting the relay: %w", err)
+		return nil, fmt.Errorf("starting the relay: %w", err)
 	}
 	defer relay.Wait()
 	defer relay.Process.Kill()
 	addr, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
-		return Latency{}, fmt.Errorf("the relay told no address: %w", err)
+		return nil, fmt.Errorf("the relay told no address: %w", err)
 	}
 	addr = strings.TrimSpace(addr)
 	if ip, _, err := net.SplitHostPort(addr); err != nil || !net.ParseIP(ip).IsLoopback() {
-		return Latency{}, fmt.Errorf("the relay listens on %q, not on a loopback address", addr)
+		return nil, fmt.Errorf("the relay listens on %q, not on a loopback address", addr)
 	}
 	// The relay passes on what the first connection sends to the second.
 	mover, err := net.Dial("tcp", addr)
 	if err != nil {
-		return Latency{}, err
+		return nil, err
 	}
 	defer mover.Close()
 	// Dialled first, it is accepted first; its first byte the relay reads
 	// before it takes the opponent.
 	if _, err := mover.Write([]byte{0}); err != nil {
-		return Latency{}, err
+		return nil, err
 	}
 	opponent, err := net.Dial("tcp", addr)
 	if err != nil {
-		return Latency{}, err
+		return nil, err
 	}
 	defer opponent.Close()
 
@@ -85,18 +85,18 @@ func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) 
 		select {
 		case <-time.After(think):
 		case <-ctx.Done():
-			return h.summary(), nil
+			return &FloorReport{Think: think.String(), Latency: h.summary()}, nil
 		}
 		sent := time.Now()
 		if _, err := mover.Write(msg); err != nil {
-			return Latency{}, fmt.Errorf("sending: %w", err)
+			return nil, fmt.Errorf("sending: %w", err)
 		}
 		if err := <-arrived; err != nil {
-			return Latency{}, fmt.Errorf("reading what the relay passed on: %w", err)
+			return nil, fmt.Errorf("reading what the relay passed on: %w", err)
 		}
 		h.record(time.Since(sent))
 	}
-	return h.summary(), nil
+	return &FloorReport{Think: think.String(), Latency: h.summary()}, nil
 }
 
 // ServeRelay is the relay of Floor: it listens on a loopback port, tells

@@ -17,21 +17,14 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "set up      %.1fs; measured %.1fs; %d games finished\n", r.SetupSeconds, r.Seconds, r.GamesFinished)
 	fmt.Fprintf(w, "moves       %d, %.1f/s\n", r.Moves, r.MovesPerSecond)
-	fmt.Fprintf(w, "%-11s %9s %9s %9s %9s %9s\n", "latency", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
-	type row struct {
-		name string
-		l    Latency
-	}
-	rows := []row{{"opponent", r.Opponent}}
+	rows := []latencyRow{{"opponent", r.Opponent}}
 	if r.Watchers > 0 {
-		rows = append(rows, row{"watchers", r.WatchersLatency})
+		rows = append(rows, latencyRow{"watchers", r.WatchersLatency})
 	}
 	if r.Computer > 0 {
-		rows = append(rows, row{"computer", r.ComputerLatency})
+		rows = append(rows, latencyRow{"computer", r.ComputerLatency})
 	}
-	for _, l := range rows {
-		fmt.Fprintf(w, "%-11s %9d %9.2f %9.2f %9.2f %9.2f\n", l.name, l.l.Count, l.l.P50, l.l.P95, l.l.P99, l.l.Max)
-	}
+	writeLatencies(w, rows)
 	if s := r.SiteMove; s != nil {
 		fmt.Fprintf(w, "site's part %d moves as the site timed them (%s): mean %.2f ms; p50 %s, p95 %s, p99 %s\n",
 			s.Count, moveMetric, s.Mean, atMost(s.P50), atMost(s.P95), atMost(s.P99))
@@ -67,12 +60,44 @@ func writeUsage(w io.Writer, name string, u *Usage) {
 	fmt.Fprintf(w, "%-11s pid %d: CPU %.1fs (%.0f%% of a core), RSS %.0f MB (peak %.0f MB)\n", name, u.PID, u.CPUSeconds, u.CPUPercent, u.RSSMB, u.PeakRSSMB)
 }
 
+type latencyRow struct {
+	name string
+	l    Latency
+}
+
+// writeLatencies prints a table of latencies, a row each.
+func writeLatencies(w io.Writer, rows []latencyRow) {
+	fmt.Fprintf(w, "%-11s %9s %9s %9s %9s %9s\n", "latency", "count", "p50 ms", "p95 ms", "p99 ms", "max ms")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-11s %9d %9.2f %9.2f %9.2f %9.2f\n", r.name, r.l.Count, r.l.P50, r.l.P95, r.l.P99, r.l.Max)
+	}
+}
+
 // WriteJSON prints the report as one JSON object.
 func (r *Report) WriteJSON(w io.Writer) error {
 	if r.FirstErrors == nil {
 		r.FirstErrors = []string{}
 	}
+	return writeJSON(w, r)
+}
+
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
+
+// FloorReport is what Floor measured.
+type FloorReport struct {
+	Think   string  `json:"think"`
+	Latency Latency `json:"latency"`
+}
+
+// WriteText prints the floor for people.
+func (f *FloorReport) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "floor       a relay that does nothing, one message every %s\n", f.Think)
+	writeLatencies(w, []latencyRow{{"opponent", f.Latency}})
+}
+
+// WriteJSON prints the floor as one JSON object.
+func (f *FloorReport) WriteJSON(w io.Writer) error { return writeJSON(w, f) }

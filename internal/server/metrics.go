@@ -18,9 +18,9 @@ type siteMetrics struct {
 	moves    prometheus.Counter
 	sockets  prometheus.Gauge
 	appends  prometheus.Histogram
-	// relays is the time from a player's move arriving to its event
+	// moveTimes is the time from a player's move arriving to its event
 	// handed to the players' pages (see Server.move).
-	relays prometheus.Histogram
+	moveTimes prometheus.Histogram
 	// busLag is the time from publishing an event on the bus between
 	// instances to its delivery here.
 	busLag prometheus.Histogram
@@ -50,14 +50,14 @@ func newMetrics(h *hub, ready map[string]func(context.Context) error) *siteMetri
 		appends: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "bretter_store_append_seconds", Help: "Time to store a game's events.", Buckets: latencyBuckets,
 		}),
-		relays: prometheus.NewHistogram(prometheus.HistogramOpts{
+		moveTimes: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "bretter_move_seconds", Help: "Time from a player's move arriving to its being stored and handed to the players' pages.", Buckets: moveBuckets,
 		}),
 		busLag: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "bretter_bus_lag_seconds", Help: "Time from an event's publication on the bus to its delivery to this instance.", Buckets: latencyBuckets,
 		}),
 	}
-	m.registry.MustRegister(m.moves, m.sockets, m.appends, m.relays, m.busLag,
+	m.registry.MustRegister(m.moves, m.sockets, m.appends, m.moveTimes, m.busLag,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "bretter_games_in_memory", Help: "Games held in memory.",
 		}, func() float64 {

@@ -17,7 +17,7 @@ import (
 func (s *Server) move(ctx context.Context, id, secret string, ply int, text string, received time.Time) (int, error) {
 	version, err := s.hub.move(ctx, id, secret, ply, text)
 	if err == nil {
-		s.hub.metrics.relays.Observe(time.Since(received).Seconds())
+		s.hub.metrics.moveTimes.Observe(time.Since(received).Seconds())
 	}
 	return version, err
 }
