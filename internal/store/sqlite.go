@@ -27,7 +27,7 @@ type SQLite struct {
 	write *sql.DB
 	read  *sql.DB
 
-	appends     chan appendRequest
+	queue       appendQueue
 	appendStmts appendStmts                                           // prepared on write
 	observe     atomic.Pointer[func(appends int, took time.Duration)] // see ObserveCommits
 	// subscriptions are asked after every move, for the player whose
@@ -42,7 +42,7 @@ type SQLite struct {
 	log        *os.File       // the log, to sync it between copies; nil with SyncDisk
 	logSyncs   atomic.Int64   // how often it was synced
 	closing    chan struct{}  // closed by Close
-	stopped    sync.WaitGroup // the writer of appends and the checkpoints
+	stopped    sync.WaitGroup // the checkpoints
 	once       sync.Once
 }
 
@@ -242,10 +242,8 @@ func OpenSQLiteSync(path string, mode Sync) (*SQLite, error) {
 	if s.checkpoint, err = open(1, "deferred"); err != nil {
 		return fail(err)
 	}
-	s.appends = make(chan appendRequest)
 	s.closing = make(chan struct{})
-	s.stopped.Add(2)
-	go s.commitAppends()
+	s.stopped.Add(1)
 	go s.checkpoints()
 	return s, nil
 }
@@ -341,6 +339,7 @@ func (s *SQLite) migrate(ctx context.Context) error {
 // Close waits for the appends under way and closes the database.
 func (s *SQLite) Close() error {
 	s.once.Do(func() { close(s.closing) })
+	s.closeAppends()
 	s.stopped.Wait()
 	return s.release()
 }

@@ -6,14 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"time"
 )
 
 // Appends, the moves of every game, are most of what the store writes.
-// They are written by one goroutine in batches: every append waiting when
-// a transaction starts goes into it, and one sync to disk serves them all.
-// Each append is still checked on its own, and its caller is answered only
-// once the transaction that holds it is committed.
+// They are written in batches: every append waiting when a transaction
+// starts goes into it, and one sync to disk serves them all. Each append
+// is still checked on its own, and its caller is answered only once the
+// transaction that holds it is committed.
+//
+// The batches are written by the callers themselves, one at a time: the
+// caller that finds no one writing writes what waits, its own append
+// first, and then hands the turn to the first caller still waiting, if
+// any. A lone move on a quiet store is thus written by its own goroutine
+// at once. Handing each append to a writer goroutine instead made it wait
+// twice for a processor, once for the writer to run and once to be
+// answered, and on a busy machine those waits took several times as long
+// as the transaction.
 
 // Append adds events, numbered from the one after the last, and records
 // the ending they bring, if any: all of them or none. A taken number, or
@@ -23,17 +33,11 @@ func (s *SQLite) Append(ctx context.Context, id string, events []Event, end *End
 	if len(events) == 0 {
 		return fmt.Errorf("game %s: nothing to append", id)
 	}
-	req := appendRequest{id: id, events: events, end: end, done: make(chan error, 1)}
-	var err error
-	select {
-	case s.appends <- req:
-		// Once queued, the request is carried out whatever happens to
+	err := ctx.Err()
+	if err == nil {
+		// Once queued, the append is carried out whatever happens to
 		// ctx: its answer must say whether the events are stored.
-		err = <-req.done
-	case <-ctx.Done():
-		err = ctx.Err()
-	case <-s.closing:
-		err = errClosed
+		err = s.queueAppend(appendRequest{id: id, events: events, end: end, done: make(chan appendAnswer, 1)})
 	}
 	if err != nil {
 		return fmt.Errorf("game %s: appending event %d: %w", id, events[0].Seq, err)
@@ -47,7 +51,88 @@ type appendRequest struct {
 	id     string
 	events []Event
 	end    *Ending
-	done   chan error // buffered: the writer never waits for a caller
+	done   chan appendAnswer // buffered: no one waits to answer
+}
+
+// appendAnswer tells a waiting caller either how its append went or that
+// it is its turn to write.
+type appendAnswer struct {
+	err   error
+	write bool
+}
+
+// appendQueue holds the appends waiting to be written.
+type appendQueue struct {
+	sync.Mutex
+	waiting []appendRequest
+	writing bool // a caller is writing, or has been handed the turn
+	closed  bool
+	pending sync.WaitGroup // queued appends not yet answered
+}
+
+// queueAppend queues req and returns its answer, once it is written by
+// this caller or another.
+func (s *SQLite) queueAppend(req appendRequest) error {
+	q := &s.queue
+	q.Lock()
+	if q.closed {
+		q.Unlock()
+		return errClosed
+	}
+	q.waiting = append(q.waiting, req)
+	q.pending.Add(1)
+	write := !q.writing
+	q.writing = true
+	q.Unlock()
+	if !write {
+		if a := <-req.done; !a.write {
+			return a.err
+		}
+	}
+	// The turn falls only to the first caller waiting, so req is
+	// the first in the queue and goes into the batch written now.
+	s.writeWaiting()
+	return (<-req.done).err
+}
+
+// writeWaiting writes the appends waiting, up to maxBatch of them, in one
+// transaction, hands the turn on and answers them.
+func (s *SQLite) writeWaiting() {
+	// Callers about to append are often ready to run but not yet
+	// running: let them come first. Otherwise most transactions held one
+	// append at a thousand games played flat out, each paying a whole
+	// commit; with them, a few hundred share one. When nothing else is
+	// ready to run, this returns at once.
+	runtime.Gosched()
+	q := &s.queue
+	q.Lock()
+	n := min(len(q.waiting), maxBatch)
+	batch := q.waiting[:n:n]
+	q.waiting = q.waiting[n:]
+	q.Unlock()
+
+	errs := s.writeBatch(batch)
+
+	q.Lock()
+	if len(q.waiting) > 0 {
+		q.waiting[0].done <- appendAnswer{write: true}
+	} else {
+		q.waiting = nil // lets go of what the batches before used
+		q.writing = false
+	}
+	q.Unlock()
+	for i, req := range batch {
+		req.done <- appendAnswer{err: errs[i]}
+		q.pending.Done()
+	}
+}
+
+// closeAppends refuses appends from now on and waits for those queued.
+func (s *SQLite) closeAppends() {
+	s.queue.Lock()
+	s.queue.closed = true
+	s.queue.Unlock()
+	s.queue.pending.Wait()
 }
 
 // maxBatch bounds how many appends share one transaction. A batch of a
@@ -92,47 +177,18 @@ func (s *SQLite) prepareAppends() error {
 	return prepare(s.write, s.appendStmts[:], appendQueries[:])
 }
 
-// commitAppends writes the appends that come in until the store closes.
-func (s *SQLite) commitAppends() {
-	defer s.stopped.Done()
-	for {
-		var batch []appendRequest
-		select {
-		case req := <-s.appends:
-			batch = append(batch, req)
-		case <-s.closing:
-			return
-		}
-		// Callers about to append are often ready to run but not yet
-		// running: let them come first. Otherwise most transactions
-		// held one append at a thousand games played flat out, each
-		// paying a whole commit; with them, a few hundred share one.
-		// When nothing else is ready to run, this returns at once.
-		runtime.Gosched()
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case req := <-s.appends:
-				batch = append(batch, req)
-			default:
-				break more
-			}
-		}
-		s.writeBatch(batch)
-	}
-}
-
 // ObserveCommits has f told of every transaction of appends once it is
 // committed: how many appends it held and how long it took, from its
 // beginning to its commit. (An append that took long while its
 // transaction did not waited for the writer, not for SQLite or the disk.)
-// There is one observer; f is called by the writer and must not wait.
+// There is one observer; f is called by the caller writing the batch, and
+// must not wait.
 func (s *SQLite) ObserveCommits(f func(appends int, took time.Duration)) {
 	s.observe.Store(&f)
 }
 
-// writeBatch writes appends in one transaction and answers each.
-func (s *SQLite) writeBatch(batch []appendRequest) {
+// writeBatch writes appends in one transaction and returns their answers.
+func (s *SQLite) writeBatch(batch []appendRequest) []error {
 	start := time.Now()
 	if len(batch) == 1 {
 		if done, err := s.appendAlone(batch[0]); done {
@@ -140,8 +196,7 @@ func (s *SQLite) writeBatch(batch []appendRequest) {
 				s.written.Add(1)
 				s.observed(1, start)
 			}
-			batch[0].done <- err
-			return
+			return []error{err}
 		}
 	}
 	results := make([]error, len(batch))
@@ -161,29 +216,26 @@ func (s *SQLite) writeBatch(batch []appendRequest) {
 		}
 		return nil
 	})
-	if failed && len(batch) > 1 {
+	switch {
+	case failed && len(batch) > 1:
 		// An append failed for another reason than a refusal, and took
 		// the whole transaction with it. Each append goes again in a
 		// transaction of its own, so that only the one to blame fails.
 		// (When the transaction itself cannot begin or commit, every
 		// append in it gets that answer: alone, each would fare the
 		// same, one after the other.)
-		for _, req := range batch {
-			s.writeBatch([]appendRequest{req})
+		for i := range batch {
+			results[i] = s.writeBatch(batch[i : i+1])[0]
 		}
-		return
-	}
-	if err == nil {
+	case err != nil:
+		for i := range results {
+			results[i] = err
+		}
+	default:
 		s.written.Add(int64(len(batch) - 1)) // tx counted the commit
 		s.observed(len(batch), start)
 	}
-	for i, req := range batch {
-		if err != nil {
-			req.done <- err
-		} else {
-			req.done <- results[i]
-		}
-	}
+	return results
 }
 
 // observed tells the observer of commits, if there is one, of a

@@ -13,13 +13,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // request makes the request of an append as Append makes it.
 func request(id string, end *Ending, events ...Event) appendRequest {
-	return appendRequest{id: id, events: events, end: end, done: make(chan error, 1)}
+	return appendRequest{id: id, events: events, end: end, done: make(chan appendAnswer, 1)}
 }
 
 func move(seq int, text string) Event {
@@ -50,9 +51,6 @@ func TestObserveCommits(t *testing.T) {
 	}
 	batch := []appendRequest{request("observed1", nil, move(2, "d4")), request("observed2", nil, move(1, "c3")), request("observed2", nil, move(1, "stale"))}
 	s.writeBatch(batch)
-	for _, req := range batch {
-		<-req.done
-	}
 	if len(seen) != 2 || seen[0].appends != 1 || seen[1].appends != 3 || seen[0].took <= 0 || seen[1].took <= 0 {
 		t.Fatalf("commits seen: %v, want one of 1 append and one of 3", seen)
 	}
@@ -61,8 +59,7 @@ func TestObserveCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	failed := request("observed1", nil, move(3, "b2"))
-	s.writeBatch([]appendRequest{failed})
-	if err := <-failed.done; err == nil || len(seen) != 2 {
+	if err := s.writeBatch([]appendRequest{failed})[0]; err == nil || len(seen) != 2 {
 		t.Fatalf("with the database closed: %v, commits seen %v", err, seen)
 	}
 }
@@ -89,10 +86,9 @@ func TestBatchChecksEachAppend(t *testing.T) {
 	afterEnd := request("game000001", nil, move(3, "late"))
 	rematch := request("game000001", nil, Event{Seq: 3, Kind: "rematch", Seat: "black", At: time.UnixMilli(1_790_000_000_000)})
 	batch = append(batch, over, stale, gap, unknown, afterEnd, rematch)
-	s.writeBatch(batch)
-
+	errs := s.writeBatch(batch)
 	for i, req := range batch {
-		err := <-req.done
+		err := errs[i]
 		switch {
 		case i < games || i == len(batch)-1 || req.id == over.id && req.end != nil:
 			if err != nil {
@@ -150,9 +146,9 @@ func TestBatchFailureFailsOnlyItsAppend(t *testing.T) {
 		}
 		batch = append(batch, request(id, nil, move(1, "d4"), move(2, text)))
 	}
-	s.writeBatch(batch)
+	errs := s.writeBatch(batch)
 	for i, req := range batch {
-		err := <-req.done
+		err := errs[i]
 		if i == 7 {
 			if err == nil || refused(err) || !strings.Contains(err.Error(), "boom is refused") {
 				t.Errorf("the failing append: %v", err)
@@ -296,6 +292,78 @@ func TestReadyAppendsShareATransaction(t *testing.T) {
 	}
 	if alone > rounds/2 {
 		t.Fatalf("%d rounds of %d began with a transaction of one append; the last round's: %v", alone, rounds, commits)
+	}
+}
+
+// Closing the store while games move answers every append already queued
+// and refuses those that come after, with nothing half done: each move
+// answered is stored, each refused one is not, and no caller is left
+// waiting.
+func TestCloseWhileAppending(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	s, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	const games = 40
+	var answered [games]atomic.Int64 // moves answered, by game
+	var wg sync.WaitGroup
+	for i := range games {
+		id := fmt.Sprintf("closing%03d", i)
+		if err := s.Create(ctx, sample(id)); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			for seq := 1; ; seq++ {
+				err := s.Append(ctx, id, []Event{move(seq, "e5")}, nil)
+				if err != nil {
+					if !errors.Is(err, errClosed) {
+						t.Errorf("%s: %v, want the store closed", id, err)
+					}
+					return
+				}
+				answered[i].Store(int64(seq))
+			}
+		})
+	}
+	for i := range answered {
+		for answered[i].Load() < 3 {
+			runtime.Gosched()
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	s, err = OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range answered {
+		want := int(answered[i].Load())
+		g, _, err := s.Load(ctx, fmt.Sprintf("closing%03d", i))
+		if err != nil || g.Version != want {
+			t.Errorf("game %d: version %d, %v; %d moves were answered", i, g.Version, err, want)
+		}
+	}
+}
+
+// An append whose caller has given up before it is queued gets that
+// answer and writes nothing.
+func TestAppendGivenUp(t *testing.T) {
+	s := openSQLiteTest(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	if err := s.Create(ctx, sample("givenup1")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := s.Append(ctx, "givenup1", []Event{move(1, "e5")}, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("append after giving up: %v", err)
+	}
+	if g, events, err := s.Load(t.Context(), "givenup1"); err != nil || g.Version != 0 || len(events) != 0 {
+		t.Fatalf("version %d, %d events, %v; want nothing stored", g.Version, len(events), err)
 	}
 }
 
