@@ -37,10 +37,11 @@ const usage = `usage:
                                                  watchers are held by a second process of its own,
                                                  bretter loadtest-watchers (-watchers-here: by this one);
                                                  -players-nice -10 gives the players a core first
-  bretter loadtest-floor [-think 100ms] [-duration D] [-json]
+  bretter loadtest-floor [-pairs 1] [-think 100ms] [-duration D] [-json]
                                                  the same latency with no site: through a relay that does
                                                  nothing but pass a message on, in a process of its own
-                                                 (bretter loadtest-relay), one message every -think
+                                                 (bretter loadtest-relay), from each of -pairs
+                                                 connections every -think, to it and its pair
   bretter help                                   show this text
 
 Games and their options:
@@ -72,7 +73,7 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 	case "loadtest-floor":
 		return loadtestFloor(args, stdout, stderr)
 	case "loadtest-relay":
-		return loadtestRelay(args, stdout, stderr)
+		return loadtestRelay(args, stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout, games)
 		return 0

@@ -156,12 +156,17 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// maxFloorPairs keeps the floor's connections within what one address
+// can open to another: each pair takes two of the ephemeral ports.
+const maxFloorPairs = 14000
+
 // loadtestFloor measures how long a move's way takes on this machine
 // without a site: what the machine itself adds at that pace.
 func loadtestFloor(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest-floor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	think := fs.Duration("think", 100*time.Millisecond, "the quiet before each message, as a player's thinking")
+	pairs := fs.Int("pairs", 1, "pairs of connections, each as a game's two players")
+	think := fs.String("think", "100ms", "the quiet before each message, as a player's thinking: a range MIN-MAX or one duration")
 	duration := fs.Duration("duration", time.Minute, "how long to measure")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	if err := fs.Parse(args); err != nil {
@@ -171,13 +176,18 @@ func loadtestFloor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bretter loadtest-floor: "+format+"\n", a...)
 		return 2
 	}
+	lo, hi, err := loadtest.ParseThink(*think)
 	switch {
 	case fs.NArg() > 0:
 		return bad("unexpected argument %q", fs.Arg(0))
-	case *think <= 0:
+	case err != nil:
+		return bad("-think: %v", err)
+	case lo <= 0:
 		return bad("-think must be positive")
-	case *duration < *think:
+	case *duration < hi:
 		return bad("-duration must be at least -think")
+	case *pairs < 1 || *pairs > maxFloorPairs:
+		return bad("-pairs must be from 1 to %d", maxFloorPairs)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -188,7 +198,7 @@ func loadtestFloor(args []string, stdout, stderr io.Writer) int {
 	relay.Stderr = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	report, err := loadtest.Floor(ctx, *think, *duration, relay)
+	report, err := loadtest.Floor(ctx, loadtest.FloorConfig{Pairs: *pairs, ThinkMin: lo, ThinkMax: hi, Duration: *duration}, relay)
 	if err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest-floor: %v\n", err)
 		return 1
@@ -203,12 +213,12 @@ func loadtestFloor(args []string, stdout, stderr io.Writer) int {
 }
 
 // loadtestRelay is the relay of loadtest-floor, started by it.
-func loadtestRelay(args []string, stdout, stderr io.Writer) int {
+func loadtestRelay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 0 {
 		fmt.Fprintln(stderr, "usage: bretter loadtest-relay (started by bretter loadtest-floor)")
 		return 2
 	}
-	if err := loadtest.ServeRelay(stdout); err != nil {
+	if err := loadtest.ServeRelay(stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest-relay: %v\n", err)
 		return 1
 	}

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -234,29 +235,37 @@ func TestLoadtestReportsAnUnreachableSite(t *testing.T) {
 	}
 }
 
-// The floor passes messages through a relay of its own, paced by -think.
+// The floor passes messages through a relay of its own, from each of
+// -pairs pairs, paced by -think.
 func TestLoadtestFloor(t *testing.T) {
-	out, errOut, code := runCmdErr("loadtest-floor", "-think", "5ms", "-duration", "400ms", "-json")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	for _, tt := range []struct {
+		pairs, think string
+		most         int64 // messages: each after at least 5 ms of quiet and its way through
+	}{{"1", "5ms", 80}, {"20", "5ms-15ms", 20 * 80}} {
+		out, errOut, code := runCmdErr("loadtest-floor", "-pairs", tt.pairs, "-think", tt.think, "-duration", "400ms", "-json")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		var r struct {
+			Pairs   int
+			Think   string
+			Latency loadtest.Latency
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		l := r.Latency
+		if strconv.Itoa(r.Pairs) != tt.pairs || r.Think != tt.think || l.Count < int64(r.Pairs)*3 || l.Count > tt.most || !(0 < l.P50 && l.P50 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max) {
+			t.Errorf("-pairs %s -think %s: floor %+v", tt.pairs, tt.think, r)
+		}
 	}
-	var r struct {
-		Think   string
-		Latency loadtest.Latency
-	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	// 80 messages at most, each after 5 ms of quiet and its way through.
-	if l := r.Latency; r.Think != "5ms" || l.Count < 3 || l.Count > 80 || !(0 < l.P50 && l.P50 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max) {
-		t.Errorf("floor %+v", r)
-	}
-	out, _, code = runCmdErr("loadtest-floor", "-think", "5ms", "-duration", "100ms")
-	if code != 0 || !strings.Contains(out, "opponent") {
+	out, _, code := runCmdErr("loadtest-floor", "-think", "5ms", "-duration", "100ms")
+	if code != 0 || !strings.Contains(out, "opponent") || !strings.Contains(out, "1 pair,") {
 		t.Errorf("text report, exit %d:\n%s", code, out)
 	}
 	for _, args := range [][]string{
 		{"-think", "0s"}, {"-think", "1s", "-duration", "500ms"}, {"extra"}, {"-think", "soon"},
+		{"-think", "5ms-1ms"}, {"-pairs", "0"}, {"-pairs", "20000"},
 	} {
 		if _, errOut, code := runCmdErr(append([]string{"loadtest-floor"}, args...)...); code != 2 || errOut == "" {
 			t.Errorf("loadtest-floor %q: exit %d, %q", args, code, errOut)

@@ -3,31 +3,56 @@ package loadtest
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 )
 
 // The floor: how long a move's way takes on this machine with no site in
 // it. A relay that does nothing but pass bytes on, in a process of its
-// own, stands in for the site; one connection sends it a message, paced
-// like a player's moves, and another, in the sending process, reads it.
-// After the quiet of a player's thinking, the processes (and, on a virtual
-// machine, the processors) must wake up for each message: the floor tells
-// what of the load test's latency is the machine's, whatever the site
-// does.
+// own, stands in for the site. Pairs of connections stand in for a game's
+// two players: one sends a message, paced like a player's moves, and the
+// relay writes it on to both, as the site writes a move's event to both
+// players. After the quiet of a player's thinking, the processes (and, on
+// a virtual machine, the processors) must wake up for each message, and
+// with many pairs they take their turns at the processors too: the floor
+// tells what of the load test's latency is the machine's, whatever the
+// site does.
 
 // floorMessage is about the size of a move's message.
 const floorMessage = 96
 
-// Floor measures the floor: one message every think, until duration has
-// passed or ctx ends, through the relay that relay starts (ServeRelay in
-// a process of its own).
-func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) (*FloorReport, error) {
+// FloorConfig is what Floor measures.
+type FloorConfig struct {
+	Pairs              int           // games, each a pair of connections
+	ThinkMin, ThinkMax time.Duration // the quiet before each message
+	Duration           time.Duration
+}
+
+// A connection to the relay first says which pair it belongs to and
+// which of the two it is: a pair's number, then floorMover or
+// floorOpponent.
+const (
+	floorMover = iota
+	floorOpponent
+	floorHello = 5
+)
+
+// Floor measures the floor as cfg says, until cfg.Duration has passed or
+// ctx ends, through the relay that relay starts (ServeRelay in a process
+// of its own). The relay ends when Floor closes its standard input.
+func Floor(ctx context.Context, cfg FloorConfig, relay *exec.Cmd) (*FloorReport, error) {
+	in, err := relay.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
 	out, err := relay.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -36,7 +61,7 @@ func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) 
 		return nil, fmt.Errorf("starting the relay: %w", err)
 	}
 	defer relay.Wait()
-	defer relay.Process.Kill()
+	defer in.Close()
 	addr, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		return nil, fmt.Errorf("the relay told no address: %w", err)
@@ -45,64 +70,106 @@ func Floor(ctx context.Context, think, duration time.Duration, relay *exec.Cmd) 
 	if ip, _, err := net.SplitHostPort(addr); err != nil || !net.ParseIP(ip).IsLoopback() {
 		return nil, fmt.Errorf("the relay listens on %q, not on a loopback address", addr)
 	}
-	// The relay passes on what the first connection sends to the second.
-	mover, err := net.Dial("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	defer mover.Close()
-	// Dialled first, it is accepted first; its first byte the relay reads
-	// before it takes the opponent.
-	if _, err := mover.Write([]byte{0}); err != nil {
-		return nil, err
-	}
-	opponent, err := net.Dial("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	defer opponent.Close()
-
-	var h histogram
-	// Room for the reader's last word, the error when the run closes its
-	// connection, so that it ends then.
-	arrived := make(chan error, 1)
-	go func() {
-		buf := make([]byte, floorMessage)
-		for {
-			if _, err := io.ReadFull(opponent, buf); err != nil {
-				arrived <- err
-				return
+	pairs := make([][2]net.Conn, cfg.Pairs)
+	defer func() {
+		for _, p := range pairs {
+			for _, c := range p {
+				if c != nil {
+					c.Close()
+				}
 			}
-			arrived <- nil
 		}
 	}()
+	for i := range pairs {
+		for role := range pairs[i] {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				return nil, fmt.Errorf("connecting pair %d: %w", i, err)
+			}
+			pairs[i][role] = c
+			hello := binary.BigEndian.AppendUint32(nil, uint32(i))
+			if _, err := c.Write(append(hello, byte(role))); err != nil {
+				return nil, fmt.Errorf("connecting pair %d: %w", i, err)
+			}
+		}
+	}
+
+	think := func() time.Duration {
+		if cfg.ThinkMax <= cfg.ThinkMin {
+			return cfg.ThinkMin
+		}
+		return cfg.ThinkMin + rand.N(cfg.ThinkMax-cfg.ThinkMin+1)
+	}
+	var h histogram
+	var failed error
+	var once sync.Once
+	var wg sync.WaitGroup
+	ctx, stop := context.WithTimeout(ctx, cfg.Duration)
+	defer stop()
+	end := time.Now().Add(cfg.Duration)
+	for _, p := range pairs {
+		wg.Go(func() {
+			if err := floorPair(ctx, p[floorMover], p[floorOpponent], end, think, &h); err != nil {
+				once.Do(func() { failed = err })
+				stop()
+			}
+		})
+	}
+	wg.Wait()
+	if failed != nil {
+		return nil, failed
+	}
+	return &FloorReport{Pairs: cfg.Pairs, Think: thinkText(cfg.ThinkMin, cfg.ThinkMax), Latency: h.summary()}, nil
+}
+
+// floorPair sends a message from mover after each think until the next
+// would end after end, and records how long it took to reach opponent.
+func floorPair(ctx context.Context, mover, opponent net.Conn, end time.Time, think func() time.Duration, h *histogram) error {
 	msg := make([]byte, floorMessage)
 	for i := range msg {
 		msg[i] = 'm'
 	}
-	end := time.Now().Add(duration)
-	for time.Now().Add(think).Before(end) {
+	buf := make([]byte, floorMessage)
+	wait := time.NewTimer(0)
+	<-wait.C
+	for {
+		d := think()
+		if time.Now().Add(d).After(end) {
+			return nil
+		}
+		wait.Reset(d)
 		select {
-		case <-time.After(think):
+		case <-wait.C:
 		case <-ctx.Done():
-			return &FloorReport{Think: think.String(), Latency: h.summary()}, nil
+			return nil
 		}
 		sent := time.Now()
 		if _, err := mover.Write(msg); err != nil {
-			return nil, fmt.Errorf("sending: %w", err)
+			return fmt.Errorf("sending: %w", err)
 		}
-		if err := <-arrived; err != nil {
-			return nil, fmt.Errorf("reading what the relay passed on: %w", err)
+		if _, err := io.ReadFull(opponent, buf); err != nil {
+			return fmt.Errorf("reading what the relay passed on: %w", err)
 		}
 		h.record(time.Since(sent))
+		// The mover's own copy, as a player's page gets its move back.
+		if _, err := io.ReadFull(mover, buf); err != nil {
+			return fmt.Errorf("reading what the relay sent back: %w", err)
+		}
 	}
-	return &FloorReport{Think: think.String(), Latency: h.summary()}, nil
+}
+
+// thinkText names a thinking time as the flag gives it.
+func thinkText(lo, hi time.Duration) string {
+	if lo == hi {
+		return lo.String()
+	}
+	return fmt.Sprintf("%s-%s", lo, hi)
 }
 
 // ServeRelay is the relay of Floor: it listens on a loopback port, tells
-// its address on out, and passes on what its first connection sends
-// (after a first byte of its own) to its second, until either closes.
-func ServeRelay(out io.Writer) error {
+// its address on out, and passes on what the mover of each pair sends to
+// both of the pair, until in ends.
+func ServeRelay(in io.Reader, out io.Writer) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -111,35 +178,71 @@ func ServeRelay(out io.Writer) error {
 	if _, err := fmt.Fprintln(out, ln.Addr()); err != nil {
 		return err
 	}
-	from, err := ln.Accept()
-	if err != nil {
-		return err
-	}
-	defer from.Close()
-	first := make([]byte, 1)
-	if _, err := io.ReadFull(from, first); err != nil {
-		return err
-	}
-	to, err := ln.Accept()
-	if err != nil {
-		return err
-	}
-	defer to.Close()
-	// A plain read and write, as a site's would be: io.Copy between two
-	// sockets could splice them in the kernel.
-	buf := make([]byte, 4096)
+	go func() {
+		io.Copy(io.Discard, in)
+		ln.Close()
+	}()
+	var mu sync.Mutex
+	waiting := map[uint32]net.Conn{} // the first of each pair to come
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	for {
-		n, err := from.Read(buf)
-		if n > 0 {
-			if _, err := to.Write(buf[:n]); err != nil {
-				return err
+		c, err := ln.Accept()
+		if errors.Is(err, net.ErrClosed) {
+			mu.Lock()
+			for _, c := range waiting {
+				c.Close()
 			}
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+			mu.Unlock()
 			return nil
 		}
 		if err != nil {
 			return err
+		}
+		wg.Go(func() {
+			hello := make([]byte, floorHello)
+			if _, err := io.ReadFull(c, hello); err != nil || hello[4] > floorOpponent {
+				c.Close()
+				return
+			}
+			pair := binary.BigEndian.Uint32(hello)
+			mu.Lock()
+			other, ok := waiting[pair]
+			if !ok {
+				waiting[pair] = c
+				mu.Unlock()
+				return
+			}
+			delete(waiting, pair)
+			mu.Unlock()
+			mover, opponent := c, other
+			if hello[4] == floorOpponent {
+				mover, opponent = other, c
+			}
+			relayPair(mover, opponent)
+		})
+	}
+}
+
+// relayPair writes what mover sends to opponent and back to mover, with a
+// plain read and writes, as a site's would be (io.Copy between two sockets
+// could splice them in the kernel), until either closes.
+func relayPair(mover, opponent net.Conn) {
+	defer mover.Close()
+	defer opponent.Close()
+	buf := make([]byte, 4096)
+	for {
+		n, err := mover.Read(buf)
+		if n > 0 {
+			if _, err := opponent.Write(buf[:n]); err != nil {
+				return
+			}
+			if _, err := mover.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
 		}
 	}
 }

@@ -89,13 +89,18 @@ func writeJSON(w io.Writer, v any) error {
 
 // FloorReport is what Floor measured.
 type FloorReport struct {
+	Pairs   int     `json:"pairs"`
 	Think   string  `json:"think"`
 	Latency Latency `json:"latency"`
 }
 
 // WriteText prints the floor for people.
 func (f *FloorReport) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "floor       a relay that does nothing, one message every %s\n", f.Think)
+	pairs := fmt.Sprintf("%d pairs", f.Pairs)
+	if f.Pairs == 1 {
+		pairs = "1 pair"
+	}
+	fmt.Fprintf(w, "floor       a relay that does nothing, %s, a message from each every %s\n", pairs, f.Think)
 	writeLatencies(w, []latencyRow{{"opponent", f.Latency}})
 }
 

@@ -76,7 +76,7 @@ func newMetrics(h *hub, ready map[string]func(context.Context) error) *siteMetri
 	)
 	// A store that writes appends in batches (SQLite) times its
 	// transactions: beside the appends' time, theirs tells waiting for the
-	// disk from waiting for the writer.
+	// disk from waiting for a turn to be written.
 	if st, ok := h.store.(commitObserver); ok {
 		commits := prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "bretter_store_commit_seconds", Help: "Time of one transaction of the store's batched appends, from its beginning to its commit.", Buckets: latencyBuckets,

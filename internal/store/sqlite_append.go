@@ -180,7 +180,7 @@ func (s *SQLite) prepareAppends() error {
 // ObserveCommits has f told of every transaction of appends once it is
 // committed: how many appends it held and how long it took, from its
 // beginning to its commit. (An append that took long while its
-// transaction did not waited for the writer, not for SQLite or the disk.)
+// transaction did not waited for its turn, not for SQLite or the disk.)
 // There is one observer; f is called by the caller writing the batch, and
 // must not wait.
 func (s *SQLite) ObserveCommits(f func(appends int, took time.Duration)) {
