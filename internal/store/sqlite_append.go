@@ -111,20 +111,36 @@ func (s *SQLite) writeWaiting() {
 	q.waiting = q.waiting[n:]
 	q.Unlock()
 
-	errs := s.writeBatch(batch)
-
-	q.Lock()
-	if len(q.waiting) > 0 {
-		q.waiting[0].done <- appendAnswer{write: true}
-	} else {
-		q.waiting = nil // lets go of what the batches before used
-		q.writing = false
-	}
-	q.Unlock()
-	for i, req := range batch {
-		req.done <- appendAnswer{err: errs[i]}
-		q.pending.Done()
-	}
+	var errs []error
+	defer func() {
+		// Should writing panic, the panic goes on up this caller's
+		// stack, where the site may recover from it; the store must
+		// not be left waiting for a turn that never ends, nor the
+		// batch's callers for their answers.
+		p := recover()
+		if p != nil {
+			errs = make([]error, len(batch))
+			for i := range errs {
+				errs[i] = fmt.Errorf("writing the appends panicked: %v", p)
+			}
+		}
+		q.Lock()
+		if len(q.waiting) > 0 {
+			q.waiting[0].done <- appendAnswer{write: true}
+		} else {
+			q.waiting = nil // lets go of what the batches before used
+			q.writing = false
+		}
+		q.Unlock()
+		for i, req := range batch {
+			req.done <- appendAnswer{err: errs[i]}
+			q.pending.Done()
+		}
+		if p != nil {
+			panic(p)
+		}
+	}()
+	errs = s.writeBatch(batch)
 }
 
 // closeAppends refuses appends from now on and waits for those queued.

@@ -350,6 +350,49 @@ func TestCloseWhileAppending(t *testing.T) {
 	}
 }
 
+// A panic while writing (here the observer's) reaches the caller who was
+// writing, whose append may or may not be stored, and leaves the store
+// writing the next appends.
+func TestPanicWhileWriting(t *testing.T) {
+	// Not closed unless it works: Close would wait for the stuck append.
+	s, err := OpenSQLite(filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	if err := s.Create(ctx, sample("panicked1")); err != nil {
+		t.Fatal(err)
+	}
+	var panicked atomic.Bool
+	s.ObserveCommits(func(int, time.Duration) {
+		if !panicked.Swap(true) {
+			panic("the observer fails")
+		}
+	})
+	func() {
+		defer func() {
+			if p := recover(); p != "the observer fails" {
+				t.Errorf("the writing caller recovered %v", p)
+			}
+		}()
+		s.Append(ctx, "panicked1", []Event{move(1, "e5")}, nil)
+	}()
+	done := make(chan error, 1)
+	go func() { done <- s.Append(ctx, "panicked1", []Event{move(2, "d4")}, nil) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the next append was never written")
+	}
+	defer s.Close()
+	if g, _, err := s.Load(ctx, "panicked1"); err != nil || g.Version != 2 {
+		t.Fatalf("version %d, %v; want both moves stored", g.Version, err)
+	}
+}
+
 // An append whose caller has given up before it is queued gets that
 // answer and writes nothing.
 func TestAppendGivenUp(t *testing.T) {
