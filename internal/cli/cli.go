@@ -40,8 +40,8 @@ const usage = `usage:
   bretter loadtest-floor [-pairs 1] [-think 100ms] [-duration D] [-json]
                                                  the same latency with no site: through a relay that does
                                                  nothing but pass a message on, in a process of its own
-                                                 (bretter loadtest-relay), from each of -pairs
-                                                 connections every -think, to it and its pair
+                                                 (bretter loadtest-relay): from one of each of -pairs
+                                                 pairs of connections every -think, to both of the pair
   bretter help                                   show this text
 
 Games and their options:
