@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -336,6 +337,45 @@ func TestLostBusMessageIsRepaired(t *testing.T) {
 	watcher.until(5)
 	if !sameEvents(watcher.events, c.stored(g.id)) {
 		t.Fatalf("the watcher saw %s", eventsText(watcher.events))
+	}
+}
+
+// Events an instance stored without telling the others (it died in
+// between; here its message is lost, and nothing follows) are found by the
+// next instance that loads the game again for a page, and it has the
+// others check too: their pages do not wait for ever.
+func TestUntoldEventsAreFound(t *testing.T) {
+	c := newCluster(t, 2)
+	var dropNext atomic.Bool
+	a := c.start(nodeOptions{run: true, wrap: func(b Bus) Bus {
+		return &droppingBus{Bus: b, drop: func(m busMessage) bool {
+			return m.Kind == "events" && dropNext.CompareAndSwap(true, false)
+		}}
+	}})
+	b, w := c.nodes[0], c.nodes[1]
+	g := a.newGame(t, `{"game":"havannah","options":{"size":6},"start":"me"}`)
+	watcher := b.open(t, "watcher", g.id, "", -1)
+	other := w.open(t, "watcher", g.id, "", -1)
+	moves := quietHavannah(t, 6, 3)
+	for ply, move := range moves {
+		secret := g.white
+		if ply%2 == 1 {
+			secret = g.black
+		}
+		dropNext.Store(ply == len(moves)-1)
+		if code := a.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": ply, "move": move}, nil); code != http.StatusOK {
+			t.Fatalf("move %d: %d", ply+1, code)
+		}
+	}
+	// A player's page opens on w, which checks its copy of the game
+	// against the store, finds it behind, and loads the game again.
+	player := w.open(t, "black", g.id, g.black, -1)
+	want := c.stored(g.id)
+	for _, p := range []*page{player, other, watcher} {
+		p.until(len(moves))
+		if !sameEvents(p.events[len(p.events)-len(want):], want) {
+			t.Errorf("%s saw %s\nthe store has %s", p.name, eventsText(p.events), eventsText(want))
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ func (h *hub) ensureLoaded(ctx context.Context, id string, g *liveGame) error {
 	}
 	// Pages open across a reload have seen every event up to here.
 	known := g.rec.Version
+	reloaded := g.rec.ID != ""
 	// A reload must not fail because one caller gave up waiting.
 	if err := h.load(context.WithoutCancel(ctx), id, g); err != nil {
 		h.letGo(id, g)
@@ -23,6 +24,13 @@ func (h *hub) ensureLoaded(ctx context.Context, id string, g *liveGame) error {
 	}
 	if len(g.subs) > 0 {
 		h.catchUpPages(g, known)
+	}
+	if reloaded && g.rec.Version > known {
+		// Events were stored that this instance was not told of: their
+		// instance may have died between storing and telling. The
+		// others may not know of them either, and pages open there
+		// would wait for them for ever.
+		h.publish(g, busMessage{Kind: "changed"})
 	}
 	if h.bus != nil && !g.asked {
 		g.asked = true
