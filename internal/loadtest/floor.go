@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"os/exec"
 	"strings"
@@ -94,12 +93,7 @@ func Floor(ctx context.Context, cfg FloorConfig, relay *exec.Cmd) (*FloorReport,
 		}
 	}
 
-	think := func() time.Duration {
-		if cfg.ThinkMax <= cfg.ThinkMin {
-			return cfg.ThinkMin
-		}
-		return cfg.ThinkMin + rand.N(cfg.ThinkMax-cfg.ThinkMin+1)
-	}
+	think := func() time.Duration { return thinkBetween(cfg.ThinkMin, cfg.ThinkMax) }
 	var h histogram
 	var failed error
 	var once sync.Once
@@ -130,16 +124,13 @@ func floorPair(ctx context.Context, mover, opponent net.Conn, end time.Time, thi
 		msg[i] = 'm'
 	}
 	buf := make([]byte, floorMessage)
-	wait := time.NewTimer(0)
-	<-wait.C
 	for {
 		d := think()
 		if time.Now().Add(d).After(end) {
 			return nil
 		}
-		wait.Reset(d)
 		select {
-		case <-wait.C:
+		case <-time.After(d):
 		case <-ctx.Done():
 			return nil
 		}

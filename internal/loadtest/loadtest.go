@@ -454,8 +454,10 @@ func (r *run) stop() {
 	r.setups.Wait()
 }
 
-func (r *run) think() time.Duration {
-	lo, hi := r.cfg.ThinkMin, r.cfg.ThinkMax
+func (r *run) think() time.Duration { return thinkBetween(r.cfg.ThinkMin, r.cfg.ThinkMax) }
+
+// thinkBetween is a thinking time picked at random from lo to hi.
+func thinkBetween(lo, hi time.Duration) time.Duration {
 	if hi <= lo {
 		return lo
 	}
