@@ -41,6 +41,7 @@ type pushStore interface {
 	Subscribe(ctx context.Context, sub store.Subscription) error
 	Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error
 	SubscriptionsOf(ctx context.Context, seats []store.SeatOf) ([]store.Subscription, error)
+	SubscribedSeats(ctx context.Context) ([]store.SeatOf, error)
 }
 
 // notice is one thing to tell one seat of a game.

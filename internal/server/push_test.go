@@ -346,6 +346,8 @@ func (l *lookups) Unsubscribe(ctx context.Context, gameID, seat, endpoint string
 	return nil
 }
 
+func (l *lookups) SubscribedSeats(ctx context.Context) ([]store.SeatOf, error) { return nil, nil }
+
 func (l *lookups) SubscriptionsOf(ctx context.Context, seats []store.SeatOf) ([]store.Subscription, error) {
 	<-l.gate
 	time.Sleep(time.Duration(mrand.IntN(200)) * time.Microsecond)

@@ -560,6 +560,24 @@ func (s *Postgres) SubscriptionsOf(ctx context.Context, seats []SeatOf) ([]Subsc
 	return out, nil
 }
 
+// SubscribedSeats lists every seat that has a push subscription, once.
+func (s *Postgres) SubscribedSeats(ctx context.Context) ([]SeatOf, error) {
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT game_id, seat FROM push_subscriptions`)
+	if err != nil {
+		return nil, fmt.Errorf("listing subscribed seats: %w", err)
+	}
+	var out []SeatOf
+	var seat SeatOf
+	_, err = pgx.ForEachRow(rows, []any{&seat.Game, &seat.Seat}, func() error {
+		out = append(out, seat)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing subscribed seats: %w", err)
+	}
+	return out, nil
+}
+
 // Hold keeps a seat against a browser, replacing the seat it held in that
 // game before.
 func (s *Postgres) Hold(ctx context.Context, browser []byte, h Holding) error {

@@ -724,6 +724,27 @@ func (s *SQLite) SubscriptionsOf(ctx context.Context, seats []SeatOf) ([]Subscri
 	return out, nil
 }
 
+// SubscribedSeats lists every seat that has a push subscription, once.
+func (s *SQLite) SubscribedSeats(ctx context.Context) ([]SeatOf, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT DISTINCT game_id, seat FROM push_subscriptions`)
+	if err != nil {
+		return nil, fmt.Errorf("listing subscribed seats: %w", err)
+	}
+	defer rows.Close()
+	var out []SeatOf
+	for rows.Next() {
+		var seat SeatOf
+		if err := rows.Scan(&seat.Game, &seat.Seat); err != nil {
+			return nil, fmt.Errorf("listing subscribed seats: %w", err)
+		}
+		out = append(out, seat)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing subscribed seats: %w", err)
+	}
+	return out, nil
+}
+
 // subscriptionsOf appends to out what a prepared lookup finds.
 func (s *SQLite) subscriptionsOf(ctx context.Context, lookup *sql.Stmt, args []any, out []Subscription) ([]Subscription, error) {
 	rows, err := lookup.QueryContext(ctx, args...)

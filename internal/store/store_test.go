@@ -35,6 +35,7 @@ type testStore interface {
 	Subscribe(ctx context.Context, sub Subscription) error
 	Unsubscribe(ctx context.Context, gameID, seat, endpoint string) error
 	SubscriptionsOf(ctx context.Context, seats []SeatOf) ([]Subscription, error)
+	SubscribedSeats(ctx context.Context) ([]SeatOf, error)
 	Hold(ctx context.Context, browser []byte, h Holding) error
 	Holding(ctx context.Context, browser []byte, gameID string) (Holding, error)
 	Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error)
@@ -399,11 +400,27 @@ func TestSettingsAndSubscriptions(t *testing.T) {
 		if err != nil || !slices.Equal(subs, []Subscription{sub, theirs}) {
 			t.Fatalf("subscriptions of %d seats: %+v %v", len(many), subs, err)
 		}
-		if err := s.Unsubscribe(ctx, g.ID, "", sub.Endpoint); err != nil {
+		// A second browser on the same seat: the seat is listed once.
+		second := sub
+		second.Endpoint = "https://push.example/c"
+		if err := s.Subscribe(ctx, second); err != nil {
 			t.Fatal(err)
+		}
+		seats, err := s.SubscribedSeats(ctx)
+		slices.SortFunc(seats, func(a, b SeatOf) int { return strings.Compare(a.Game, b.Game) })
+		if err != nil || !slices.Equal(seats, []SeatOf{white, {other.ID, "black"}}) {
+			t.Fatalf("subscribed seats: %+v %v", seats, err)
+		}
+		for _, endpoint := range []string{sub.Endpoint, second.Endpoint} {
+			if err := s.Unsubscribe(ctx, g.ID, "", endpoint); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if subs, _ := s.SubscriptionsOf(ctx, []SeatOf{white}); len(subs) != 0 {
 			t.Fatalf("after unsubscribing: %+v", subs)
+		}
+		if seats, err := s.SubscribedSeats(ctx); err != nil || !slices.Equal(seats, []SeatOf{{other.ID, "black"}}) {
+			t.Fatalf("subscribed seats after unsubscribing: %+v %v", seats, err)
 		}
 	})
 }
