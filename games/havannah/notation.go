@@ -32,16 +32,19 @@ func (s *State) ParseMove(text string) (game.Move, error) {
 
 // parseCell reads a letter and a number into a row and a column from 0.
 func parseCell(text string) (r, c int, err error) {
-	notCell := game.Malformed(text, "not a cell (a letter and a number, like e5)")
 	if len(text) < 2 || len(text) > 3 {
-		return 0, 0, notCell
+		return 0, 0, notACell(text)
 	}
 	letter := text[0] | 0x20 // lower case
 	num, convErr := strconv.Atoi(text[1:])
 	if letter < 'a' || letter > 'z' || convErr != nil || num < 1 || text[1] == '0' || text[1] == '+' || text[1] == '-' {
-		return 0, 0, notCell
+		return 0, 0, notACell(text)
 	}
 	return int(letter - 'a'), num - 1, nil
+}
+
+func notACell(text string) error {
+	return game.Malformed(text, "not a cell (a letter and a number, like e5)")
 }
 
 func (s *State) FormatMove(m game.Move) string {
