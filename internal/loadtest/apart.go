@@ -22,15 +22,20 @@ import (
 // are other people's machines. The two processes speak in lines of text:
 //
 //	to the watchers:  watch ID IP,IP,...   connect one watcher of game ID from each address
+//	                  sent ID PLY NANOS    the move of PLY in game ID was sent at this Unix time
+//	                  report               say what the watchers measured
 //	                  close ID             close the watchers of game ID
 //	from them:        ready ID             every watcher of ID is connected and reading
 //	                  failed ID MESSAGE    they could not be (none stays connected)
-//	                  seen ID PLY NANOS    a watcher of ID got the move of PLY at this Unix time
+//	                  watched HISTOGRAM    the latencies to the watchers so far (histogram.text)
 //	                  error MESSAGE        something went wrong with a watcher
 //	                  closed ID            every watcher of ID has gone
 //
 // Both processes read the same clock, so a move's time in one and its
-// arrival in the other can be compared.
+// arrival in the other can be compared. The watchers' process compares
+// them itself: a line for each watcher and move kept the players' process
+// busy for a millisecond and a half a move at a thousand watchers, and
+// that while the next move's event was on its way to the opponent.
 
 // apart is the players' end of the watchers' process.
 type apart struct {
@@ -40,11 +45,12 @@ type apart struct {
 	inMu sync.Mutex
 	in   io.WriteCloser
 
-	mu     sync.Mutex
-	tables map[string]*table     // those with watchers there, by game
-	ready  map[string]chan error // games waiting for their watchers
-	gone   bool                  // the process has ended
-	done   chan struct{}         // closed when its output has ended
+	mu       sync.Mutex
+	tables   map[string]*table     // those with watchers there, by game
+	ready    map[string]chan error // games waiting for their watchers
+	gone     bool                  // the process has ended
+	done     chan struct{}         // closed when its output has ended
+	reported chan error            // the answers to report
 }
 
 // startApart starts the watchers' process.
@@ -60,7 +66,8 @@ func startApart(r *run, cmd *exec.Cmd) (*apart, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the watchers' process: %w", err)
 	}
-	a := &apart{r: r, cmd: cmd, in: in, tables: map[string]*table{}, ready: map[string]chan error{}, done: make(chan struct{})}
+	a := &apart{r: r, cmd: cmd, in: in, tables: map[string]*table{}, ready: map[string]chan error{},
+		done: make(chan struct{}), reported: make(chan error, 1)}
 	go a.read(out)
 	return a, nil
 }
@@ -107,6 +114,22 @@ func (a *apart) watch(ctx context.Context, t *table, ips []net.IP) error {
 
 var errApartGone = errors.New("the watchers' process has ended")
 
+// report adds what the watchers measured to the run's latencies to
+// watchers, waiting at most d for it.
+func (a *apart) report(d time.Duration) error {
+	if err := a.send("report"); err != nil {
+		return fmt.Errorf("asking the watchers' process for its latencies: %w", err)
+	}
+	select {
+	case err := <-a.reported:
+		return err
+	case <-a.done:
+		return errApartGone
+	case <-time.After(d):
+		return fmt.Errorf("the watchers' process did not report its latencies within %s", d)
+	}
+}
+
 // close has the watchers of game id go.
 func (a *apart) close(id string) { a.send("close %s", id) }
 
@@ -130,15 +153,14 @@ func (a *apart) read(out io.Reader) {
 			if ready != nil {
 				ready <- err
 			}
-		case "seen":
-			a.mu.Lock()
-			t := a.tables[id]
-			a.mu.Unlock()
-			ply, nanos, ok := strings.Cut(rest, " ")
-			p, err1 := strconv.Atoi(ply)
-			n, err2 := strconv.ParseInt(nanos, 10, 64)
-			if t != nil && ok && err1 == nil && err2 == nil {
-				t.arrived(p, time.Unix(0, n), true)
+		case "watched":
+			err := a.r.watchers.addText(id + " " + rest)
+			if err != nil {
+				err = fmt.Errorf("the watchers' process's latencies: %w", err)
+			}
+			select {
+			case a.reported <- err:
+			default: // nobody asked
 			}
 		case "error":
 			a.r.fail(errors.New(strings.TrimSpace(id + " " + rest)))
@@ -186,9 +208,7 @@ func (a *apart) stop() {
 func ServeWatchers(target *url.URL, in io.Reader, out io.Writer) error {
 	r := newRun(Config{Target: target})
 	r.measuring.Store(true)
-	r.tell = &teller{w: bufio.NewWriter(out)}
-	defer r.tell.flush()
-	go r.tell.flushEvery(50 * time.Millisecond)
+	r.tell = &teller{w: out}
 	commands := bufio.NewScanner(in)
 	commands.Buffer(nil, 1<<24) // a thousand addresses fit easily
 	for commands.Scan() {
@@ -199,12 +219,24 @@ func ServeWatchers(target *url.URL, in io.Reader, out io.Writer) error {
 			go func() {
 				t, err := r.watchersOf(id, strings.Split(addrs, ","))
 				if err != nil {
-					r.tell.lineNow("failed %s %s", id, strings.ReplaceAll(err.Error(), "\n", " "))
+					r.tell.line("failed %s %s", id, strings.ReplaceAll(err.Error(), "\n", " "))
 					return
 				}
 				r.startTable(t)
-				r.tell.lineNow("ready %s", id)
+				r.tell.line("ready %s", id)
 			}()
+		case "sent":
+			ply, nanos, _ := strings.Cut(addrs, " ")
+			p, err1 := strconv.Atoi(ply)
+			n, err2 := strconv.ParseInt(nanos, 10, 64)
+			t := r.table(id)
+			if err1 != nil || err2 != nil || p < 0 {
+				r.tell.line("error a malformed line: %q", commands.Text())
+			} else if t != nil {
+				t.toldSent(p, time.Unix(0, n))
+			}
+		case "report":
+			r.tell.line("watched %s", r.watchers.text())
 		case "close":
 			if t := r.table(id); t != nil {
 				t.abort()
@@ -237,39 +269,17 @@ func (r *run) watchersOf(id string, addrs []string) (*table, error) {
 	return t, nil
 }
 
-// teller writes the watchers' process's lines, a few at a time.
+// teller writes the watchers' process's lines, each in one write: the
+// other process waits for them.
 type teller struct {
 	mu sync.Mutex
-	w  *bufio.Writer
+	w  io.Writer
 }
 
 func (t *teller) line(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	fmt.Fprintf(t.w, format+"\n", args...)
-}
-
-// lineNow is line, sent at once: the other process waits for it.
-func (t *teller) lineNow(format string, args ...any) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	fmt.Fprintf(t.w, format+"\n", args...)
-	t.w.Flush()
-}
-
-func (t *teller) flush() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.w.Flush()
-}
-
-// flushEvery sends what was written every d: the times in the lines are
-// taken when a message arrives, so sending them a little later changes
-// nothing measured.
-func (t *teller) flushEvery(d time.Duration) {
-	for range time.Tick(d) {
-		t.flush()
-	}
 }
 
 // table returns the game id being played, if it is.

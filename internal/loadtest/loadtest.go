@@ -152,6 +152,11 @@ wait:
 	}
 	tick.Stop()
 	r.measuring.Store(false)
+	if r.apart != nil {
+		if err := r.apart.report(10 * time.Second); err != nil {
+			r.fail(err)
+		}
+	}
 	report.Seconds = time.Since(start).Seconds()
 	report.SiteMove, report.SiteMoveNote = r.siteShareSince(movesBefore, movesErr)
 	if server != nil {
@@ -408,7 +413,7 @@ func (r *run) ended(t *table) {
 	delete(r.tables, t)
 	r.mu.Unlock()
 	if r.tell != nil {
-		r.tell.lineNow("closed %s", t.id)
+		r.tell.line("closed %s", t.id)
 		return
 	}
 	if !t.aborted.Load() && r.measuring.Load() {
@@ -466,7 +471,7 @@ func thinkBetween(lo, hi time.Duration) time.Duration {
 
 func (r *run) fail(err error) {
 	if r.tell != nil {
-		r.tell.lineNow("error %s", strings.ReplaceAll(err.Error(), "\n", " "))
+		r.tell.line("error %s", strings.ReplaceAll(err.Error(), "\n", " "))
 		return
 	}
 	r.errs.add(err)
@@ -489,6 +494,9 @@ type table struct {
 
 	mu   sync.Mutex
 	sent []time.Time // by ply; zero: not sent (yet)
+	// In the watchers' process, the arrivals of moves whose time the
+	// players' process has not told yet, by ply.
+	early map[int][]time.Time
 }
 
 // abort ends the game's connections before the game is over: at the end
@@ -514,14 +522,16 @@ func (t *table) arrived(ply int, at time.Time, watcher bool) {
 	if t.computer {
 		ply--
 	}
-	if t.r.tell != nil && watcher {
-		t.r.tell.line("seen %s %d %d", t.id, ply, at.UnixNano())
-		return
-	}
 	var sent time.Time
 	t.mu.Lock()
 	if ply >= 0 && ply < len(t.sent) {
 		sent = t.sent[ply]
+	}
+	if sent.IsZero() && watcher && t.r.tell != nil {
+		if t.early == nil {
+			t.early = map[int][]time.Time{}
+		}
+		t.early[ply] = append(t.early[ply], at)
 	}
 	t.mu.Unlock()
 	if sent.IsZero() || !t.r.measuring.Load() {
@@ -534,6 +544,32 @@ func (t *table) arrived(ply int, at time.Time, watcher bool) {
 		t.r.watchers.record(at.Sub(sent))
 	default:
 		t.r.opponent.record(at.Sub(sent))
+		if t.apart {
+			// Told once the opponent has the move, so that the
+			// watchers' process wakes for it outside the time measured.
+			t.r.apart.send("sent %s %d %d", t.id, ply, sent.UnixNano())
+		}
+	}
+}
+
+// toldSent records, in the watchers' process, when the move of ply was
+// sent, and times the arrivals that came before.
+func (t *table) toldSent(ply int, sent time.Time) {
+	t.mu.Lock()
+	if ply >= len(t.sent) {
+		t.sent = append(t.sent, make([]time.Time, ply+1-len(t.sent))...)
+	}
+	t.sent[ply] = sent
+	early := t.early[ply]
+	// Moves are told in order: an earlier one not told was not measured.
+	for p := range t.early {
+		if p <= ply {
+			delete(t.early, p)
+		}
+	}
+	t.mu.Unlock()
+	for _, at := range early {
+		t.r.watchers.record(at.Sub(sent))
 	}
 }
 

@@ -3,6 +3,7 @@ package loadtest
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -49,6 +50,59 @@ func TestHistogramQuantiles(t *testing.T) {
 	var empty histogram
 	if s := empty.summary(); s != (Latency{}) {
 		t.Errorf("nothing recorded: %+v", s)
+	}
+}
+
+// A histogram written as text by one process and added in another keeps
+// its samples; a damaged one adds nothing.
+func TestHistogramAsText(t *testing.T) {
+	var there, here histogram
+	for _, ms := range []int{1, 1, 2, 3, 40, 900} {
+		there.record(time.Duration(ms) * time.Millisecond)
+	}
+	here.record(5 * time.Millisecond)
+	if err := here.addText(there.text()); err != nil {
+		t.Fatal(err)
+	}
+	got := here.summary()
+	if got.Count != 7 || got.P50 < 2.9 || got.P50 > 3.1 || got.Max != 900 {
+		t.Fatalf("after adding: %+v, want 7 samples, p50 3 ms, max 900 ms", got)
+	}
+	var empty histogram
+	if err := here.addText(empty.text()); err != nil || here.summary() != got {
+		t.Fatalf("adding nothing: %v, %+v", err, here.summary())
+	}
+	for _, bad := range []string{"", "3", "x 5", "2 5 1:1", "1 5 1:1 2:1", "1 5 1x1", "1 5 -1:1", "1 5 99999:1", "1 5 1:0"} {
+		if err := here.addText(bad); err == nil {
+			t.Errorf("%q was taken", bad)
+		}
+	}
+	if here.summary() != got {
+		t.Errorf("damaged histograms changed it: %+v", here.summary())
+	}
+}
+
+// In the watchers' process a move's arrivals are timed when the players'
+// process tells when it was sent, whether they came before or after.
+func TestWatchersTimeArrivals(t *testing.T) {
+	r := &run{tell: &teller{w: io.Discard}}
+	r.measuring.Store(true)
+	tb := &table{r: r, id: "game00001"}
+	sent := time.Unix(1_790_000_000, 0)
+	tb.arrived(0, sent.Add(9*time.Millisecond), true) // never told: not measured
+	tb.arrived(1, sent.Add(3*time.Millisecond), true)
+	tb.arrived(1, sent.Add(4*time.Millisecond), true)
+	if n := r.watchers.summary().Count; n != 0 {
+		t.Fatalf("%d arrivals timed before their move's time was told", n)
+	}
+	tb.toldSent(1, sent)
+	tb.arrived(1, sent.Add(5*time.Millisecond), true)
+	got := r.watchers.summary()
+	if got.Count != 3 || got.Max != 5 || math.Abs(got.P50-4) > 0.05 {
+		t.Fatalf("timed %+v, want 3 arrivals, p50 4 ms, max 5 ms", got)
+	}
+	if len(tb.early) != 0 {
+		t.Errorf("arrivals still kept: %v", tb.early)
 	}
 }
 

@@ -1,7 +1,10 @@
 package loadtest
 
 import (
+	"fmt"
 	"math/bits"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -44,6 +47,11 @@ func (h *histogram) record(d time.Duration) {
 	}
 	h.counts[i].Add(1)
 	h.n.Add(1)
+	h.atLeast(us)
+}
+
+// atLeast raises the largest sample to us.
+func (h *histogram) atLeast(us int64) {
 	for {
 		m := h.max.Load()
 		if us <= m || h.max.CompareAndSwap(m, us) {
@@ -82,4 +90,53 @@ func (h *histogram) quantile(q float64, n int64) float64 {
 		}
 	}
 	return float64(h.max.Load()) / 1000
+}
+
+// text writes h as one line's worth of words: its count, its largest
+// sample in microseconds, and bucket:count for each bucket not empty.
+func (h *histogram) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %d", h.n.Load(), h.max.Load())
+	for i := range h.counts {
+		if c := h.counts[i].Load(); c > 0 {
+			fmt.Fprintf(&b, " %d:%d", i, c)
+		}
+	}
+	return b.String()
+}
+
+// addText adds to h the samples of another histogram, written by text.
+// Nothing is added unless all of it reads.
+func (h *histogram) addText(text string) error {
+	words := strings.Fields(text)
+	if len(words) < 2 {
+		return fmt.Errorf("histogram %q: want a count and a largest sample", text)
+	}
+	n, err1 := strconv.ParseInt(words[0], 10, 64)
+	most, err2 := strconv.ParseInt(words[1], 10, 64)
+	if err1 != nil || err2 != nil || n < 0 {
+		return fmt.Errorf("histogram %q: bad count or largest sample", text)
+	}
+	type bucket struct{ i, c int64 }
+	buckets := make([]bucket, 0, len(words)-2)
+	var sum int64
+	for _, w := range words[2:] {
+		i, c, ok := strings.Cut(w, ":")
+		bi, err1 := strconv.ParseInt(i, 10, 64)
+		bc, err2 := strconv.ParseInt(c, 10, 64)
+		if !ok || err1 != nil || err2 != nil || bi < 0 || bi >= histBuckets || bc <= 0 {
+			return fmt.Errorf("histogram %q: bad bucket %q", text, w)
+		}
+		buckets = append(buckets, bucket{bi, bc})
+		sum += bc
+	}
+	if sum != n {
+		return fmt.Errorf("histogram %q: its buckets hold %d samples, not %d", text, sum, n)
+	}
+	for _, b := range buckets {
+		h.counts[b.i].Add(b.c)
+	}
+	h.n.Add(n)
+	h.atLeast(most)
+	return nil
 }
