@@ -286,10 +286,5 @@ func (t *teller) line(format string, args ...any) {
 func (r *run) table(id string) *table {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for t := range r.tables {
-		if t.id == id {
-			return t
-		}
-	}
-	return nil
+	return r.tables[id]
 }

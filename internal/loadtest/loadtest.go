@@ -259,7 +259,7 @@ type run struct {
 	setups  sync.WaitGroup // games set up in place of finished ones
 
 	mu     sync.Mutex
-	tables map[*table]struct{} // being played
+	tables map[string]*table // being played, by game
 
 	finished                     atomic.Int64
 	opponent, watchers, computer histogram
@@ -287,7 +287,7 @@ func newRun(cfg Config) *run {
 		},
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &run{cfg: cfg, client: &http.Client{Transport: transport}, tables: map[*table]struct{}{}, ctx: ctx, cancel: cancel}
+	return &run{cfg: cfg, client: &http.Client{Transport: transport}, tables: map[string]*table{}, ctx: ctx, cancel: cancel}
 }
 
 // post sends a JSON request from the address src and reads the JSON answer.
@@ -394,7 +394,7 @@ func (r *run) startTable(t *table) {
 		t.abort()
 		return
 	}
-	r.tables[t] = struct{}{}
+	r.tables[t.id] = t
 	open := len(t.conns)
 	if t.apart {
 		open++ // the watchers over there, who go together
@@ -410,7 +410,7 @@ func (r *run) startTable(t *table) {
 // its place.
 func (r *run) ended(t *table) {
 	r.mu.Lock()
-	delete(r.tables, t)
+	delete(r.tables, t.id)
 	r.mu.Unlock()
 	if r.tell != nil {
 		r.tell.line("closed %s", t.id)
@@ -448,7 +448,7 @@ func (r *run) stop() {
 	r.stopping.Store(true)
 	r.cancel()
 	tables := make([]*table, 0, len(r.tables))
-	for t := range r.tables {
+	for _, t := range r.tables {
 		tables = append(tables, t)
 	}
 	r.mu.Unlock()
