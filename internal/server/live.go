@@ -355,8 +355,9 @@ func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
 // get an event its state already holds, which it ignores by its version;
 // it never misses one.
 func (h *hub) tellWatchers(g *liveGame) {
-	// The players' writers, started just before, run first.
-	runtime.Gosched()
+	// Whatever the players' messages woke up runs first: their writers,
+	// and their pages, when they are on this machine.
+	giveWay()
 	var watchers, slow []*subscriber
 	for {
 		g.mu.Lock()
@@ -380,13 +381,31 @@ func (h *hub) tellWatchers(g *liveGame) {
 		}
 		g.mu.Unlock()
 		slow = slow[:0]
-		for _, sub := range watchers {
+		for i, sub := range watchers {
+			if i > 0 && i%givingWayEvery == 0 {
+				giveWay()
+			}
 			if !sub.pushNow(msgs...) {
 				sub.drop()
 				slow = append(slow, sub)
 			}
 		}
 	}
+}
+
+// givingWayEvery is how many watchers are written to before tellWatchers
+// gives way. A thousand writes keep a processor busy for over ten
+// milliseconds, and the system lets a busy thread run out its share
+// before one it has just woken gets the processor: a player's page on
+// the same machine (in a load test; a database elsewhere) waited up to
+// 9 ms that way. Sixty-four writes take about a millisecond.
+const givingWayEvery = 64
+
+// giveWay lets the goroutines and the processes that wait for a
+// processor run first.
+func giveWay() {
+	runtime.Gosched()
+	yieldProcessor()
 }
 
 // deliver queues a message without waiting: a page that cannot keep up is

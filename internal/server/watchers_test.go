@@ -34,7 +34,8 @@ func versionsOf(t *testing.T, msgs [][]byte) (state int, events []int) {
 
 // Watchers are told of events apart from the players, but each gets every
 // event after its state, in order, even when it opens the page while
-// moves are being told.
+// moves are being told; more of them than are written to before the
+// telling gives way.
 func TestWatchersGetEveryEventInOrder(t *testing.T) {
 	ts := newTestServer(t)
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":8}}`)
@@ -43,9 +44,10 @@ func TestWatchersGetEveryEventInOrder(t *testing.T) {
 	var mu sync.Mutex
 	var watchers []*subscriber
 	var wg sync.WaitGroup
-	for i := range 40 {
+	n := 2*givingWayEvery + 20
+	for i := range n {
 		// Half of them before the first move, the rest while the game goes on.
-		if i == 20 {
+		if i == n/2 {
 			wg.Go(func() { ts.play(t, g, strings.Join(moves, " ")) })
 		}
 		wg.Go(func() {
