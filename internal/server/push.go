@@ -63,6 +63,8 @@ type pusher struct {
 	queues  [pushWorkers]chan notice
 	seed    maphash.Seed // picks a game's queue
 	keys    func(ctx context.Context) (private, public string, err error)
+	// unwanted, unless nil, tells notices that are surely for nobody.
+	unwanted func(store.SeatOf) bool
 }
 
 // pushWorkers is how many batches of notices are looked up and sent at
@@ -128,6 +130,9 @@ func (p *pusher) allows(endpoint string) bool {
 
 // tell queues a notice; a full queue drops it rather than slow a move.
 func (p *pusher) tell(n notice) {
+	if p.unwanted != nil && p.unwanted(store.SeatOf{Game: n.game, Seat: n.seat}) {
+		return
+	}
 	select {
 	case p.queues[maphash.String(p.seed, n.game)%pushWorkers] <- n:
 	default:

@@ -177,3 +177,39 @@ func TestSubscribedWhileListing(t *testing.T) {
 		t.Fatalf("the subscription made while listing: %+v %v", subs, err)
 	}
 }
+
+// Once the subscribed seats are known, a notice for any other seat is not
+// even queued.
+func TestNoticesForNobodyAreNotQueued(t *testing.T) {
+	ctx := t.Context()
+	f := &subscriptionStore{subs: []store.Subscription{{Game: "game00001", Seat: "white", Endpoint: "https://push.example/a"}}}
+	p := newPusher(f, nil, nil, nil, "")
+	p.knowSubscribers()
+	queued := func() int {
+		n := 0
+		for _, q := range p.queues {
+			n += len(q)
+		}
+		return n
+	}
+	p.tell(notice{game: "game00001", seat: "black", kind: "turn"})
+	if n := queued(); n != 1 {
+		t.Fatalf("before the seats are listed: %d notices queued, want 1", n)
+	}
+	if _, err := p.store.SubscriptionsOf(ctx, []store.SeatOf{{Game: "game00001", Seat: "black"}}); err != nil {
+		t.Fatal(err)
+	}
+	p.tell(notice{game: "game00001", seat: "black", kind: "turn"})
+	p.tell(notice{game: "game00002", seat: "white", kind: "turn"})
+	if n := queued(); n != 1 {
+		t.Fatalf("notices for seats without subscriptions were queued: %d in all, want 1", n)
+	}
+	p.tell(notice{game: "game00001", seat: "white", kind: "turn"})
+	if err := p.store.Subscribe(ctx, store.Subscription{Game: "game00002", Seat: "white", Endpoint: "https://push.example/b"}); err != nil {
+		t.Fatal(err)
+	}
+	p.tell(notice{game: "game00002", seat: "white", kind: "turn"})
+	if n := queued(); n != 3 {
+		t.Fatalf("notices for subscribed seats: %d queued in all, want 3", n)
+	}
+}

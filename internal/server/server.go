@@ -178,11 +178,10 @@ func New(cfg Config) *Server {
 	// own news whatever it is called in the logs.
 	s.hub.bus, s.hub.instance = cfg.Bus, newID()
 	s.hub.lag = s.ObserveBusLag
-	var subscribers pushStore = cfg.Store
+	s.push = newPusher(cfg.Store, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	if cfg.Bus == nil {
-		subscribers = &knownSubscribers{pushStore: cfg.Store}
+		s.push.knowSubscribers()
 	}
-	s.push = newPusher(subscribers, cfg.Site, cfg.Log, cfg.PushServices, cfg.PushContact)
 	s.hub.notify = s.push.tell
 	s.hub.searchers = newSearchers(ai.DefaultNodes * ai.NodeBytes)
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove, cfg.Log)
