@@ -121,6 +121,9 @@ func loadtestPlaysGames(t *testing.T, here bool) {
 	if r.Server == nil || r.Server.PID != os.Getpid() || r.Server.RSSMB <= 0 {
 		t.Errorf("server usage %+v (%s), want this process, %d", r.Server, r.ServerNote, os.Getpid())
 	}
+	if m := r.Machine; m == nil || m.Processors < 1 || m.BusyPercent <= 0 || m.BusyPercent > 100 || m.StolenPercent < 0 {
+		t.Errorf("the machine's share %+v", m)
+	}
 	if apart := r.WatchersProcess; here != (apart == nil) || apart != nil && (apart.PID == os.Getpid() || apart.RSSMB <= 0) {
 		t.Errorf("with -watchers-here=%v the watchers' process is %+v", here, apart)
 	}
@@ -137,7 +140,8 @@ func loadtestPlaysGames(t *testing.T, here bool) {
 	}
 
 	out, _, code = runCmdErr("loadtest", "-url", url, "-games", "1", "-think", "10ms-30ms", "-duration", "1s")
-	if code != 0 || !strings.Contains(out, "opponent") || !strings.Contains(out, "errors      0") || !strings.Contains(out, "bretter_move_seconds") {
+	if code != 0 || !strings.Contains(out, "opponent") || !strings.Contains(out, "errors      0") || !strings.Contains(out, "bretter_move_seconds") ||
+		!strings.Contains(out, "% taken by the host") {
 		t.Errorf("text report, exit %d:\n%s", code, out)
 	}
 }

@@ -74,6 +74,7 @@ type Report struct {
 	SiteMoveNote    string     `json:"site_move_note,omitempty"` // why there is none
 	Self            *Usage     `json:"loadtest,omitempty"`
 	WatchersProcess *Usage     `json:"watchers_process,omitempty"` // with WatchersApart
+	Machine         *Machine   `json:"machine,omitempty"`          // where /proc/stat can be read
 }
 
 // setupParallel bounds how many games are being set up at once.
@@ -121,6 +122,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		watchers, _ = watch(r.apart.cmd.Process.Pid)
 	}
 	movesBefore, movesErr := r.moveTimes(ctx)
+	processors, processorsErr := readProcessorTimes()
 	start := time.Now()
 	r.measuring.Store(true)
 	for _, t := range tables {
@@ -152,6 +154,10 @@ wait:
 	}
 	tick.Stop()
 	r.measuring.Store(false)
+	if now, err := readProcessorTimes(); err == nil && processorsErr == nil {
+		m := now.since(processors)
+		report.Machine = &m
+	}
 	if r.apart != nil {
 		if err := r.apart.report(10 * time.Second); err != nil {
 			r.fail(err)

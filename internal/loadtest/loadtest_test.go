@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,6 +181,37 @@ func TestAddressesAreDistinctAndLoopback(t *testing.T) {
 			t.Fatalf("address %s twice", ip)
 		}
 		seen[ip.String()] = true
+	}
+}
+
+// The machine's share is read from /proc/stat's line for all processors;
+// a line it cannot read is an error, not a share of nothing.
+func TestMachineShare(t *testing.T) {
+	before, err := parseProcessorTimes("cpu  100 10 50 800 20 5 5 10 0 0\ncpu0 50 5 25 400 10 3 2 5 0 0\ncpu1 50 5 25 400 10 2 3 5 0 0\nintr 12345\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100 ticks later: 30 busy, 60 idle (of which 5 waiting for the disk), 10 stolen.
+	after, err := parseProcessorTimes("cpu  120 10 58 855 25 6 6 20 0 0\ncpu0 60 5 29 427 12 3 3 10 0 0\ncpu1 60 5 29 428 13 3 3 10 0 0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := after.since(before)
+	if m.Processors != 2 || math.Abs(m.BusyPercent-30) > 1e-9 || math.Abs(m.StolenPercent-10) > 1e-9 {
+		t.Fatalf("share %+v, want 2 processors, 30%% busy, 10%% stolen", m)
+	}
+	if m := after.since(after); m.BusyPercent != 0 || m.StolenPercent != 0 {
+		t.Fatalf("no time passed: %+v", m)
+	}
+	for _, bad := range []string{"", "intr 1 2 3\n", "cpu  1 2 3\n", "cpu  1 2 x 4 5 6 7 8 0 0\n"} {
+		if _, err := parseProcessorTimes(bad); err == nil {
+			t.Errorf("%q was read", bad)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		if now, err := readProcessorTimes(); err != nil || now.processors < 1 || now.busy+now.idle <= 0 {
+			t.Errorf("this machine: %+v, %v", now, err)
+		}
 	}
 }
 

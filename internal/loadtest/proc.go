@@ -181,3 +181,70 @@ func renice(n int) error {
 	}
 	return nil
 }
+
+// processorTimes is how the machine's processors have spent their time
+// since it started, in ticks, from the first line of /proc/stat.
+type processorTimes struct {
+	processors         int
+	busy, idle, stolen int64
+}
+
+func readProcessorTimes() (processorTimes, error) {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return processorTimes{}, err
+	}
+	return parseProcessorTimes(string(data))
+}
+
+// parseProcessorTimes reads /proc/stat: "cpu user nice system idle iowait
+// irq softirq steal …" for all processors, then a line for each.
+func parseProcessorTimes(stat string) (processorTimes, error) {
+	var t processorTimes
+	var fields []string
+	for line := range strings.Lines(stat) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 0 && f[0] == "cpu":
+			fields = f
+		case len(f) > 0 && strings.HasPrefix(f[0], "cpu"):
+			t.processors++
+		}
+	}
+	if len(fields) < 9 {
+		return t, fmt.Errorf("/proc/stat: no line for all processors")
+	}
+	var n [8]int64
+	for i := range n {
+		v, err := strconv.ParseInt(fields[i+1], 10, 64)
+		if err != nil {
+			return t, fmt.Errorf("/proc/stat: %q is not a count of ticks", fields[i+1])
+		}
+		n[i] = v
+	}
+	t.busy = n[0] + n[1] + n[2] + n[5] + n[6]
+	t.idle = n[3] + n[4]
+	t.stolen = n[7]
+	return t, nil
+}
+
+// Machine is how the machine's processors spent the measurement, as
+// shares of all their time: on a shared machine, busy tells what else ran
+// beside the site and the load, and stolen what the host of a virtual
+// machine took for itself, which shows up as waits nothing here caused.
+type Machine struct {
+	Processors    int     `json:"processors"`
+	BusyPercent   float64 `json:"busy_percent"`
+	StolenPercent float64 `json:"stolen_percent"`
+}
+
+// since is the machine's share of the time from earlier to t.
+func (t processorTimes) since(earlier processorTimes) Machine {
+	busy, idle, stolen := t.busy-earlier.busy, t.idle-earlier.idle, t.stolen-earlier.stolen
+	m := Machine{Processors: t.processors}
+	if all := busy + idle + stolen; all > 0 {
+		m.BusyPercent = 100 * float64(busy) / float64(all)
+		m.StolenPercent = 100 * float64(stolen) / float64(all)
+	}
+	return m
+}

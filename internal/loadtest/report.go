@@ -46,6 +46,9 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.WatchersProcess != nil {
 		writeUsage(w, "watchers", r.WatchersProcess)
 	}
+	if m := r.Machine; m != nil {
+		fmt.Fprintf(w, "machine     %d processors: %.0f%% busy, %.1f%% taken by the host\n", m.Processors, m.BusyPercent, m.StolenPercent)
+	}
 }
 
 // atMost tells a quantile known only as its bucket's upper bound.
