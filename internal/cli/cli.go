@@ -29,7 +29,7 @@ const usage = `usage:
         -time-per-move is sent to gtp programs with CMD
         (default "time_settings 0 {s} 1", {s} being seconds; for Castro "time -m {s} -g 0 -f 0")
   bretter loadtest -url URL [-games N] [-watchers W] [-think 2s-10s] [-duration D] [-json] [-pid P] [-game G]
-          [-players-nice N]
+          [-players-nice N] [-watchers-nice N]
                                                  play N games at once against a site on this machine, each
                                                  player from its own loopback address; print moves/s, the
                                                  latency from a move to the opponent's and the watchers'
@@ -37,6 +37,7 @@ const usage = `usage:
                                                  watchers are held by a second process of its own,
                                                  bretter loadtest-watchers (-watchers-here: by this one);
                                                  -players-nice -10 gives the players a core first
+                                                 and -watchers-nice 19 leaves the watchers only what is left
   bretter loadtest-floor [-pairs 1] [-think 100ms] [-duration D] [-json]
                                                  the same latency with no site: through a relay that does
                                                  nothing but pass a message on, in a process of its own

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -35,6 +36,7 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	duration := fs.Duration("duration", time.Minute, "how long to measure, after the games are set up")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	nice := fs.Int("players-nice", 0, "run the players at this niceness, -20 to 19 (below 0 needs root): on a machine shared with the site and the watchers, their own wait for a core would otherwise count as the site's")
+	watchersNice := fs.Int("watchers-nice", 0, "run the watchers' process at this niceness, -20 to 19 (below 0 needs root): they stand for browsers on other machines, and at 19 they take only what the site and the players leave of the processors")
 	pid := fs.Int("pid", 0, "the server's process, for its CPU and memory (default: the one listening on the URL's port)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -75,6 +77,10 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 		return bad("-pid must not be negative")
 	case *nice < -20 || *nice > 19:
 		return bad("-players-nice must be between -20 and 19")
+	case *watchersNice < -20 || *watchersNice > 19:
+		return bad("-watchers-nice must be between -20 and 19")
+	case *watchersNice != 0 && *here:
+		return bad("-watchers-nice is for the watchers' own process, which -watchers-here does without")
 	}
 	if limit, err := raiseFileLimit(); err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest: raising the limit of open files: %v\n", err)
@@ -88,6 +94,7 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 	cfg := loadtest.Config{
 		Target: u, Game: *gameName, Games: *n, Watchers: *watchers, Computer: *computer, Level: *level,
 		ThinkMin: lo, ThinkMax: hi, Duration: *duration, PID: *pid, Progress: stderr, PlayersNice: *nice,
+		WatchersNice: *watchersNice,
 	}
 	if !*here {
 		exe, err := os.Executable()
@@ -96,7 +103,7 @@ func loadtestCmd(args []string, games []game.Game, stdout, stderr io.Writer) int
 			return 1
 		}
 		cfg.WatchersApart = func() *exec.Cmd {
-			cmd := exec.Command(exe, "loadtest-watchers", u.String())
+			cmd := exec.Command(exe, "loadtest-watchers", "-nice", strconv.Itoa(*watchersNice), u.String())
 			cmd.Stderr = stderr
 			return cmd
 		}
@@ -125,14 +132,26 @@ var errNotLoopback = errors.New("only a loopback address is allowed (127.0.0.1, 
 // loadtestWatchers is the process that holds the watchers of a load
 // test, started by loadtest itself: it speaks to it on stdin and stdout.
 func loadtestWatchers(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: bretter loadtest-watchers URL (started by bretter loadtest)")
+	fs := flag.NewFlagSet("loadtest-watchers", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	nice := fs.Int("nice", 0, "the niceness to run at, -20 to 19")
+	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	u, err := loadtest.Target(args[0])
+	if fs.NArg() != 1 || *nice < -20 || *nice > 19 {
+		fmt.Fprintln(stderr, "usage: bretter loadtest-watchers [-nice N] URL (started by bretter loadtest)")
+		return 2
+	}
+	u, err := loadtest.Target(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest-watchers: %v\n", err)
 		return 2
+	}
+	if *nice != 0 {
+		if err := loadtest.Renice(*nice); err != nil {
+			fmt.Fprintf(stderr, "bretter loadtest-watchers: %v\n", err)
+			return 1
+		}
 	}
 	if _, err := raiseFileLimit(); err != nil {
 		fmt.Fprintf(stderr, "bretter loadtest-watchers: raising the limit of open files: %v\n", err)

@@ -86,8 +86,12 @@ func loadtestPlaysGames(t *testing.T, here bool) {
 	const games, watchers = 3, 2
 	// Players think long enough to stay within the site's budget of
 	// messages per address.
-	out, errOut, code := runCmdErr("loadtest", "-url", url, "-games", "3", "-watchers", "2",
-		"-think", "20ms-60ms", "-duration", "2s", "-json", fmt.Sprintf("-watchers-here=%v", here))
+	args := []string{"loadtest", "-url", url, "-games", "3", "-watchers", "2",
+		"-think", "20ms-60ms", "-duration", "2s", "-json", fmt.Sprintf("-watchers-here=%v", here)}
+	if !here {
+		args = append(args, "-watchers-nice", "5")
+	}
+	out, errOut, code := runCmdErr(args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -126,6 +130,9 @@ func loadtestPlaysGames(t *testing.T, here bool) {
 	}
 	if apart := r.WatchersProcess; here != (apart == nil) || apart != nil && (apart.PID == os.Getpid() || apart.RSSMB <= 0) {
 		t.Errorf("with -watchers-here=%v the watchers' process is %+v", here, apart)
+	}
+	if apart := r.WatchersProcess; apart != nil && (apart.Nice != 5 || r.WatchersNice != 5) {
+		t.Errorf("with -watchers-nice 5 the watchers' process ran at %d (reported %d)", apart.Nice, r.WatchersNice)
 	}
 	// Each player and watcher came from its own loopback address, none
 	// from the usual one.
@@ -223,10 +230,18 @@ func TestLoadtestRefusesBadArguments(t *testing.T) {
 		{[]string{"-url", "http://127.0.0.1:1", "-computer", "2", "-level", "9"}, "-level must be between 1 and 8"},
 		{[]string{"-url", "http://127.0.0.1:1", "-players-nice", "-21"}, "-players-nice must be between -20 and 19"},
 		{[]string{"-url", "http://127.0.0.1:1", "-players-nice", "20"}, "-players-nice must be between -20 and 19"},
+		{[]string{"-url", "http://127.0.0.1:1", "-watchers-nice", "20"}, "-watchers-nice must be between -20 and 19"},
+		{[]string{"-url", "http://127.0.0.1:1", "-watchers-nice", "5", "-watchers-here"}, "-watchers-here does without"},
 	} {
 		out, errOut, code := runCmdErr(append([]string{"loadtest"}, tt.args...)...)
 		if code != 2 || !strings.Contains(errOut, tt.want) || out != "" {
 			t.Errorf("%q: exit %d, %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+	for _, args := range [][]string{{}, {"-nice", "30", "http://127.0.0.1:1"}, {"http://127.0.0.1:1", "more"}} {
+		out, errOut, code := runCmdErr(append([]string{"loadtest-watchers"}, args...)...)
+		if code != 2 || !strings.Contains(errOut, "usage: bretter loadtest-watchers [-nice N] URL") || out != "" {
+			t.Errorf("loadtest-watchers %q: exit %d, %q", args, code, errOut)
 		}
 	}
 }

@@ -46,6 +46,9 @@ type Config struct {
 	// PlayersNice, unless 0, is the niceness this process takes once the
 	// watchers' process has started (which keeps its own).
 	PlayersNice int
+	// WatchersNice is the niceness the watchers' process took (it takes it
+	// itself), for the report.
+	WatchersNice int
 }
 
 // Report is what one run measured.
@@ -58,6 +61,7 @@ type Report struct {
 	Level           int        `json:"level,omitempty"`
 	Think           string     `json:"think"`
 	PlayersNice     int        `json:"players_nice,omitempty"`
+	WatchersNice    int        `json:"watchers_nice,omitempty"`
 	SetupSeconds    float64    `json:"setup_s"`
 	Seconds         float64    `json:"seconds"`
 	GamesFinished   int64      `json:"games_finished"`
@@ -94,7 +98,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		defer a.stop()
 	}
 	if cfg.PlayersNice != 0 {
-		if err := renice(cfg.PlayersNice); err != nil {
+		if err := Renice(cfg.PlayersNice); err != nil {
 			r.stop()
 			return nil, fmt.Errorf("the players' process: %w", err)
 		}
@@ -113,7 +117,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	report := &Report{
 		Target: cfg.Target.String(), Game: cfg.Game, Games: cfg.Games, Watchers: cfg.Watchers,
 		Computer: cfg.Computer, Level: cfg.Level,
-		Think: fmt.Sprintf("%s-%s", cfg.ThinkMin, cfg.ThinkMax), PlayersNice: cfg.PlayersNice, SetupSeconds: setup.Seconds(),
+		Think: fmt.Sprintf("%s-%s", cfg.ThinkMin, cfg.ThinkMax), PlayersNice: cfg.PlayersNice, WatchersNice: cfg.WatchersNice, SetupSeconds: setup.Seconds(),
 	}
 	server, note := watchServer(cfg)
 	self, _ := watch(selfPID())

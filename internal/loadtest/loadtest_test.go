@@ -441,7 +441,7 @@ func TestRenice(t *testing.T) {
 	if want > 19 {
 		want = 19
 	}
-	if err := renice(want); err != nil {
+	if err := Renice(want); err != nil {
 		t.Fatal(err)
 	}
 	// Threads blocked in system calls make the runtime start others.

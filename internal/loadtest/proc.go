@@ -57,8 +57,9 @@ func listenerPID(port int) (int, error) {
 
 // usage is what a process has used so far.
 type usage struct {
-	cpu time.Duration // user and system
-	rss int64         // bytes
+	cpu  time.Duration // user and system
+	rss  int64         // bytes
+	nice int           // of its first thread
 }
 
 func readUsage(pid int) (usage, error) {
@@ -67,21 +68,23 @@ func readUsage(pid int) (usage, error) {
 		return usage{}, err
 	}
 	// The command name in parentheses may hold spaces: count fields
-	// after its closing parenthesis. utime and stime are fields 14 and 15.
+	// after its closing parenthesis. utime and stime are fields 14 and 15,
+	// nice 19.
 	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 {
 		return usage{}, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
 	}
 	fields := strings.Fields(string(stat[i+1:]))
-	if len(fields) < 13 {
+	if len(fields) < 17 {
 		return usage{}, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
 	}
 	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
 	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
-	if err1 != nil || err2 != nil {
+	nice, err3 := strconv.Atoi(fields[16])
+	if err1 != nil || err2 != nil || err3 != nil {
 		return usage{}, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
 	}
-	u := usage{cpu: time.Duration(utime+stime) * time.Second / clockTicks}
+	u := usage{cpu: time.Duration(utime+stime) * time.Second / clockTicks, nice: nice}
 	status, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return usage{}, err
@@ -108,6 +111,7 @@ type Usage struct {
 	CPUPercent float64 `json:"cpu_percent"` // of one core
 	RSSMB      float64 `json:"rss_mb"`      // at the end
 	PeakRSSMB  float64 `json:"peak_rss_mb"` // the most seen, sampled every second
+	Nice       int     `json:"nice"`        // at the end
 }
 
 // watcher samples a process's RSS while the load runs.
@@ -145,16 +149,17 @@ func (w *watcher) finish() (Usage, error) {
 		CPUPercent: 100 * cpu / time.Since(w.began).Seconds(),
 		RSSMB:      float64(u.rss) / (1 << 20),
 		PeakRSSMB:  float64(w.peak) / (1 << 20),
+		Nice:       u.nice,
 	}, nil
 }
 
 func selfPID() int { return os.Getpid() }
 
-// renice gives every thread of this process the niceness n; threads the
+// Renice gives every thread of this process the niceness n; threads the
 // runtime starts later inherit it from those that start them. (Linux
 // counts niceness by thread, so setting it for the process's first
 // thread alone would leave the others as they were.)
-func renice(n int) error {
+func Renice(n int) error {
 	done := map[int]bool{}
 	for range 5 {
 		tasks, err := os.ReadDir("/proc/self/task")

@@ -15,6 +15,9 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.PlayersNice != 0 {
 		fmt.Fprintf(w, "players     at niceness %d\n", r.PlayersNice)
 	}
+	if r.WatchersNice != 0 {
+		fmt.Fprintf(w, "watchers    at niceness %d\n", r.WatchersNice)
+	}
 	fmt.Fprintf(w, "set up      %.1fs; measured %.1fs; %d games finished\n", r.SetupSeconds, r.Seconds, r.GamesFinished)
 	fmt.Fprintf(w, "moves       %d, %.1f/s\n", r.Moves, r.MovesPerSecond)
 	rows := []latencyRow{{"opponent", r.Opponent}}
