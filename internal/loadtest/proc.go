@@ -216,8 +216,11 @@ func parseProcessorTimes(stat string) (processorTimes, error) {
 			t.processors++
 		}
 	}
-	if len(fields) < 9 {
+	switch {
+	case fields == nil:
 		return t, fmt.Errorf("/proc/stat: no line for all processors")
+	case len(fields) < 9:
+		return t, fmt.Errorf("/proc/stat: the line for all processors is cut short")
 	}
 	var n [8]int64
 	for i := range n {
