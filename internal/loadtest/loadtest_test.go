@@ -83,6 +83,33 @@ func TestHistogramAsText(t *testing.T) {
 	}
 }
 
+// The watchers' process writes its histogram while arrivals may still be
+// recorded: what it writes must still add up.
+func TestHistogramAsTextWhileRecording(t *testing.T) {
+	var h histogram
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+					h.record(time.Duration(i%5000) * time.Microsecond)
+				}
+			}
+		})
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for range 200 {
+		var copied histogram
+		if err := copied.addText(h.text()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // In the watchers' process a move's arrivals are timed when the players'
 // process tells when it was sent, whether they came before or after.
 func TestWatchersTimeArrivals(t *testing.T) {

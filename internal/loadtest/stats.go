@@ -94,15 +94,18 @@ func (h *histogram) quantile(q float64, n int64) float64 {
 
 // text writes h as one line's worth of words: its count, its largest
 // sample in microseconds, and bucket:count for each bucket not empty.
+// Samples may be recorded meanwhile, so the count written is that of the
+// buckets as they were read, not h.n read before or after them.
 func (h *histogram) text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d %d", h.n.Load(), h.max.Load())
+	var buckets strings.Builder
+	var n int64
 	for i := range h.counts {
 		if c := h.counts[i].Load(); c > 0 {
-			fmt.Fprintf(&b, " %d:%d", i, c)
+			fmt.Fprintf(&buckets, " %d:%d", i, c)
+			n += c
 		}
 	}
-	return b.String()
+	return fmt.Sprintf("%d %d%s", n, h.max.Load(), buckets.String())
 }
 
 // addText adds to h the samples of another histogram, written by text.
