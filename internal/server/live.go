@@ -338,15 +338,22 @@ func (h *hub) fanOut(g *liveGame, msg func(seat string) []byte) {
 	}
 	if watched {
 		if b := msg(""); b != nil {
-			g.toWatchers = append(g.toWatchers, b)
-			if !g.tellingWatchers {
-				g.tellingWatchers = true
-				go h.tellWatchers(g)
-			}
+			h.queueForWatchers(g, b)
 		}
 	}
 	if playerLeft {
 		h.broadcastPresence(g)
+	}
+}
+
+// queueForWatchers queues msgs for g's watchers, after what waits for
+// them already. Every message to the watchers goes this way, or they could
+// get an event before the ones still waiting. g is locked.
+func (h *hub) queueForWatchers(g *liveGame, msgs ...[]byte) {
+	g.toWatchers = append(g.toWatchers, msgs...)
+	if !g.tellingWatchers {
+		g.tellingWatchers = true
+		go h.tellWatchers(g)
 	}
 }
 

@@ -41,11 +41,16 @@ func (h *hub) ensureLoaded(ctx context.Context, id string, g *liveGame) error {
 
 // catchUpPages sends every page of g, which knew g at version known,
 // what a page reconnecting from there is sent: the events it missed,
-// then the state.
+// then the state. The watchers get theirs after what still waits for
+// them.
 func (h *hub) catchUpPages(g *liveGame, known int) {
 	made := map[string][][]byte{}
-	playerLeft := false
+	playerLeft, watched := false, false
 	for sub := range g.subs {
+		if sub.seat == "" {
+			watched = true
+			continue
+		}
 		msgs, ok := made[sub.seat]
 		if !ok {
 			msgs = g.catchUp(sub.seat, known)
@@ -57,6 +62,9 @@ func (h *hub) catchUpPages(g *liveGame, known int) {
 				break
 			}
 		}
+	}
+	if watched {
+		h.queueForWatchers(g, g.catchUp("", known)...)
 	}
 	if playerLeft {
 		h.broadcastPresence(g)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -175,5 +176,40 @@ func TestWatchersGetGatheredMessagesInOrder(t *testing.T) {
 		if strings.Join(got, " ") != `{"n":1} {"n":2} {"n":3}` {
 			t.Fatalf("watcher %d got %v", i, got)
 		}
+	}
+}
+
+// When a game is loaded again and its pages are caught up, the watchers'
+// catching up goes out after the events still waiting for them: sent
+// straight away, it overtook them, and a watcher on another instance got
+// the third event of a game before the first two.
+func TestWatchersCaughtUpAfterWhatWaits(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":8}}`)
+	h := ts.srv.hub
+	watcher, err := h.subscribe(t.Context(), g.id, "", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	lg := h.live[g.id]
+	h.mu.Unlock()
+	waiting := []byte(`{"type":"event","version":1}`)
+	lg.mu.Lock()
+	// The telling goroutine waits for the lock, as it may on a busy site.
+	h.fanOut(lg, func(seat string) []byte { return waiting })
+	h.catchUpPages(lg, lg.rec.Version)
+	lg.mu.Unlock()
+	h.watchersTold(g.id)
+	var types []string
+	for _, b := range watcher.take() {
+		var m struct{ Type string }
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		types = append(types, m.Type)
+	}
+	if want := []string{"state", "event", "state"}; !slices.Equal(types, want) {
+		t.Fatalf("the watcher got %v, want %v: its state, the event that waited, then the catching up", types, want)
 	}
 }
