@@ -188,6 +188,8 @@ func TestImportRecord(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	p := bt.NewProfile(t)
 	openImport(t, p, srv)
+	// Nothing to replay yet: no empty replay bar or list of moves.
+	waitFor(t, p, `getComputedStyle(document.getElementById("viewer")).display`, "none", "no game shown before one is read")
 	bad := `(;FF[4]SZ[5];W[E5];B[D4];W[E5])`
 	setValue(t, p, "#record-text", bad)
 	must(t, bt.Click(p, `#import-form button[type=submit]`))
@@ -208,7 +210,7 @@ func TestImportRecord(t *testing.T) {
 	setValue(t, p, "#record-text", bad)
 	must(t, bt.Click(p, `#import-form button[type=submit]`))
 	must(t, bt.WaitText(p, "#import-error", "move 3 W[E5]"))
-	waitFor(t, p, `document.getElementById("viewer").hidden`, true, "the earlier game hidden")
+	waitFor(t, p, `getComputedStyle(document.getElementById("viewer")).display`, "none", "the earlier game hidden")
 
 	// Long Fanorona turns get a line each, their numbers beside them.
 	setValue(t, p, "#record-text", longFanoronaRecord(t))
