@@ -55,4 +55,24 @@ func TestBoardKeyboardFocus(t *testing.T) {
 	if stops == 0 || stops != movable || stops >= 45 {
 		t.Fatalf("%d of 45 points are tab stops, %d pieces can move", stops, movable)
 	}
+	// What Tab visits is what counts: a browser may make a point a tab
+	// stop without its tabindex saying so.
+	_, err = bt.Eval[bool](carol, `(document.querySelector(".langs a:last-child").focus(), true)`)
+	must(t, err)
+	for k := range movable + 1 {
+		press(t, carol, kb.Tab)
+		focused, err := bt.Eval[string](carol, `(() => {
+			const a = document.activeElement;
+			if (!a.closest('#board .pt')) return 'off the board';
+			return a.classList.contains('movable') ? 'a movable piece' : 'point ' + a.dataset.cell;
+		})()`)
+		must(t, err)
+		want := "a movable piece"
+		if k == movable {
+			want = "off the board"
+		}
+		if focused != want {
+			t.Fatalf("Tab %d of %d movable pieces reached %s, want %s", k+1, movable, focused, want)
+		}
+	}
 }

@@ -134,6 +134,15 @@ export function create(el, ctx) {
   el.replaceChildren(b.root, ...(b.controls ? [b.controls] : []));
   build(b);
   wireSlide(b);
+  // A tap focuses a point too; only a keyboard's focus shows threats. The
+  // focus is listened to here rather than on each point: Chromium makes
+  // every SVG element with a focus listener of its own a tab stop, and all
+  // 45 points would be in the way.
+  el.addEventListener('focusin', (e) => {
+    const g = e.target.closest?.('.pt');
+    if (g && g.matches(':focus-visible')) threaten(b, indexOf(g.dataset.cell));
+  });
+  el.addEventListener('focusout', (e) => { if (e.target.closest?.('.pt')) threaten(b, -1); });
   // Escape puts away the question of which line to take, or else the turn
   // being built.
   el.addEventListener('keydown', (e) => {
@@ -268,9 +277,6 @@ function makePoint(b, i) {
   onChoose(g, () => press(b, i));
   g.addEventListener('pointerenter', () => threaten(b, i));
   g.addEventListener('pointerleave', () => threaten(b, -1));
-  // A tap focuses the point too; only a keyboard's focus shows threats.
-  g.addEventListener('focus', () => { if (g.matches(':focus-visible')) threaten(b, i); });
-  g.addEventListener('blur', () => threaten(b, -1));
   b.points.push({ g, piece, letter });
   return g;
 }
