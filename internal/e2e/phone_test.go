@@ -153,3 +153,63 @@ func TestPhoneHeaderShowsEveryLink(t *testing.T) {
 		}
 	}
 }
+
+// On a small phone the action bar wraps to several rows: the move to
+// confirm still shows above it, where a tap reaches it, and the end of the
+// page scrolls out from under it, in the longer German too.
+func TestSmallPhoneKeepsThePageAboveTheBar(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t, bt.Phone), bt.NewProfile(t)
+	id := startPair(t, srv, alice, bob, "8")
+	small := func(w, h int64) {
+		must(t, chromedp.Do(alice, chromedp.EmulateViewport(w, h, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))))
+	}
+	// reachable says where a tap on the element's middle lands, if not on
+	// it, with the page as it is or scrolled to its end.
+	reachable := func(selector string, toEnd bool) string {
+		t.Helper()
+		got, err := bt.Eval[string](alice, fmt.Sprintf(`(() => {
+			if (%t) window.scrollTo(0, document.documentElement.scrollHeight);
+			const el = document.querySelector(%q), r = el.getBoundingClientRect();
+			const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			return el.contains(hit) ? "" : (hit ? hit.id || hit.className || hit.tagName : "off the screen") + " at " + Math.round(r.top);
+		})()`, toEnd, selector))
+		must(t, err)
+		return got
+	}
+
+	small(375, 667)
+	must(t, bt.Tap(alice, `#board [data-cell="h8"]`))
+	must(t, bt.WaitText(alice, "#pending-text", "Play h8?"))
+	if hit := reachable("#pending-yes", false); hit != "" {
+		t.Fatalf("a tap on the confirmation reaches %s", hit)
+	}
+	must(t, bt.Tap(alice, "#pending-yes"))
+	waitMoves(t, bob, 1)
+	if shown, _ := bt.Eval[string](alice, `getComputedStyle(document.getElementById("notices-off")).display`); shown != "none" {
+		t.Fatalf("the button to stop notices shows (display %q) before any were asked for", shown)
+	}
+
+	for _, lang := range []string{"en", "de"} {
+		must(t, bt.Navigate(alice, srv.URL+"/g/"+id+"?lang="+lang))
+		small(360, 740)
+		waitFor(t, alice, `document.querySelector("#actions button") !== null`, true, "the player's actions in the bar")
+		waitFor(t, alice, `getComputedStyle(document.documentElement).getPropertyValue("--bar-height") === document.getElementById("action-bar").offsetHeight + "px"`, true, "the room kept for the bar as tall as the bar")
+		for _, sel := range []string{".record-link a", "#settings summary", "#share summary"} {
+			if hit := reachable(sel, true); hit != "" {
+				t.Fatalf("%s, scrolled to the end: a tap on %s reaches %s", lang, sel, hit)
+			}
+		}
+	}
+
+	// The form that starts a game fits too, its choices inside their boxes.
+	must(t, bt.Navigate(alice, srv.URL+"/havannah?lang=de"))
+	out, err := bt.Eval[[]string](alice, `[...document.querySelectorAll(".new-game select, .new-game input")].filter((el) => {
+		const r = el.getBoundingClientRect(), box = el.closest("fieldset, form").getBoundingClientRect();
+		return r.right > box.right || r.right > innerWidth;
+	}).map((el) => el.name).concat(document.documentElement.scrollWidth > innerWidth ? ["the page"] : [])`)
+	must(t, err)
+	if len(out) > 0 {
+		t.Fatalf("wider than their box or the screen: %v", out)
+	}
+}

@@ -40,6 +40,11 @@ export async function start() {
   // The bar's buttons for what a phone needs at hand: turning the board
   // round (the same as its setting) and the settings further down.
   $('flip').addEventListener('click', () => document.querySelector('input[data-setting="flip"]').click());
+  // On a phone that bar is fixed at the bottom of the screen, as tall as
+  // its buttons wrap: the style sheet keeps that much room free.
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty('--bar-height', `${$('action-bar').offsetHeight}px`);
+  }).observe($('action-bar'));
   $('settings-open').addEventListener('click', () => {
     $('settings').open = true;
     $('settings').scrollIntoView({ block: 'nearest' });
@@ -305,7 +310,9 @@ function play(move) {
   if (page.settings.confirm) {
     page.preview = move;
     render();
-    $('pending-yes').focus();
+    // In view above a phone's action bar (its scroll margin), not under it.
+    $('pending').scrollIntoView({ block: 'nearest' });
+    $('pending-yes').focus({ preventScroll: true });
     return;
   }
   sendMove(move);
