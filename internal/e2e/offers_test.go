@@ -85,3 +85,32 @@ func TestWithdrawARematchOffer(t *testing.T) {
 		must(t, bt.WaitText(ctx, "#moves", "No moves yet"))
 	}
 }
+
+// A takeback asked for and declined, then asked for again and agreed: the
+// friend's offer and answer show where the eye looks, in the notice, and
+// nothing said of the position before stays once the move is taken back.
+func TestTakebackNotices(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	id := startPair(t, srv, alice, bob, "5")
+
+	clickCell(t, alice, "c3")
+	waitStatus(t, bob, "Your turn")
+	must(t, bt.Click(alice, "#actions button.takeback"))
+	must(t, bt.WaitText(bob, "#notice", "Your friend asks to take back their last move."))
+	must(t, bt.Click(bob, "#actions button.decline"))
+	must(t, bt.WaitText(alice, "#notice", "Your friend did not agree to take back your move."))
+	waitFor(t, bob, `document.getElementById("notice").textContent`, "", "the answered offer's notice gone")
+
+	typeInto(t, bob, "#move-input", "c3"+kb.Enter)
+	must(t, bt.WaitText(bob, "#notice", "c3 is not a legal move here."))
+	must(t, bt.Click(alice, "#actions button.takeback"))
+	waitFor(t, alice, `document.getElementById("notice").textContent`, "", "her own offer clears her notice")
+	must(t, bt.WaitText(bob, "#notice", "Your friend asks to take back their last move."))
+	must(t, bt.Click(bob, "#actions button.accept"))
+	waitStatus(t, alice, "Your turn")
+	waitFor(t, bob, `document.getElementById("notice").textContent`, "", "no notice of the position before the takeback")
+	if s := apiState(t, srv, id); len(s.Moves) != 0 {
+		t.Fatalf("moves after the takeback: %v", s.Moves)
+	}
+}

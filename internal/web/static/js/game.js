@@ -347,6 +347,9 @@ function sendMove(move) {
 
 function show(s) {
   const ended = page.state && page.state.status !== 'over' && s.status === 'over';
+  // A move taken back comes as a whole new state: what was said of the
+  // position before (a refused move, say) no longer holds.
+  if (page.state && s.moves.length < page.state.moves.length) notice('');
   page.state = s;
   page.preview = null;
   if (s.clock && !page.clocks) loadClocks();
@@ -380,10 +383,7 @@ function beep(name) {
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
-  if (event.move === 'rematch' && event.seat !== page.boot.seat && page.boot.seat) {
-    if (event.kind === 'decline') notice(t('offer.rematch_declined'));
-    if (event.kind === 'withdraw') notice(t('offer.rematch_withdrawn'));
-  }
+  if (page.boot.seat) tellOffer(event);
   if (event.kind !== 'move') return;
   if (event.seat !== page.boot.seat) {
     notice('');
@@ -392,6 +392,25 @@ function announce(event) {
   const text = page.mod.eventText ? page.mod.eventText(event, page.state, t)
     : t('announce.move', { colour: colourName(event.seat), move: event.move });
   $('announce').textContent = text;
+}
+
+// offerNotices are the notices of the friend's offers and answers, by the
+// event's kind. The offer itself waits with its buttons among the actions,
+// which may be out of view: the notice is where the eye (and a screen
+// reader) looks. An offer of a new game has its terms there, and comes
+// when the game is over, with the actions in view.
+const offerNotices = {
+  offer: { draw: 'offer.draw_from_friend', takeback: 'offer.takeback_from_friend' },
+  decline: { draw: 'offer.draw_declined', takeback: 'offer.takeback_declined', rematch: 'offer.rematch_declined' },
+  withdraw: { rematch: 'offer.rematch_withdrawn' },
+};
+
+// tellOffer puts the friend's offer or answer in the notice, and takes the
+// notice away once the player has answered or the draw is agreed.
+function tellOffer(event) {
+  const key = offerNotices[event.kind]?.[event.move];
+  if (event.seat !== page.boot.seat && key) notice(t(key));
+  else if (key || event.kind === 'draw') notice('');
 }
 
 function colourName(seat) {
