@@ -40,16 +40,33 @@ func (c *clockRequest) control() (clock.Control, error) {
 		return clock.Control{}, refuse(http.StatusBadRequest, "bad_request", "a clock needs initial_s (and increment_s) or days")
 	}
 	var ctl clock.Control
-	if c.InitialS != nil {
-		ctl.Initial = time.Duration(*c.InitialS) * time.Second
+	var err error
+	if ctl.Initial, err = seconds("initial_s", c.InitialS, clock.MaxInitial); err != nil {
+		return ctl, err
 	}
-	if c.IncrementS != nil {
-		ctl.Increment = time.Duration(*c.IncrementS) * time.Second
+	if ctl.Increment, err = seconds("increment_s", c.IncrementS, clock.MaxIncrement); err != nil {
+		return ctl, err
 	}
 	if c.Days != nil {
 		ctl.Days = *c.Days
 	}
+	if ctl.None() {
+		return ctl, errNoTime
+	}
 	return ctl, nil
+}
+
+// seconds is the duration of a field given in seconds, nil being none. A
+// number too large for a duration is refused as out of range rather than
+// made into some other time.
+func seconds(field string, v *int, most time.Duration) (time.Duration, error) {
+	if v == nil {
+		return 0, nil
+	}
+	if *v < 0 || *v > int(most/time.Second) {
+		return 0, refuse(http.StatusBadRequest, "bad_request", "%s must be between 0 and %d, not %d", field, int(most/time.Second), *v)
+	}
+	return time.Duration(*v) * time.Second, nil
 }
 
 type createResponse struct {

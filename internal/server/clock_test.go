@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -159,9 +160,13 @@ func TestClocksSurviveARestart(t *testing.T) {
 func TestBadClocksAreRefused(t *testing.T) {
 	ts := newTestServer(t)
 	for _, clock := range []string{`{}`, `{"initial_s":14}`, `{"initial_s":10801}`, `{"initial_s":60,"increment_s":181}`,
-		`{"initial_s":60,"increment_s":-1}`, `{"days":4}`, `{"days":2,"initial_s":60}`, `"5+3"`, `{"initial_s":"60"}`} {
+		`{"initial_s":60,"increment_s":-1}`, `{"days":4}`, `{"days":2,"initial_s":60}`, `"5+3"`, `{"initial_s":"60"}`,
+		// Asked for, a clock that keeps no time is refused, not made none.
+		`{"initial_s":0}`, `{"days":0}`, `{"initial_s":0,"increment_s":0}`,
+		// Too large for a duration: refused, not wrapped round to another time.
+		`{"initial_s":9223372037}`, `{"initial_s":60,"increment_s":9223372037}`} {
 		var e errorBody
-		if code := ts.call(t, "POST", "/api/games", "", `{"game":"dvonn","clock":`+clock+`}`, &e); code != http.StatusBadRequest || e.Error == "" {
+		if code := ts.call(t, "POST", "/api/games", "", `{"game":"dvonn","clock":`+clock+`}`, &e); code != http.StatusBadRequest || e.Error == "" || strings.Contains(e.Error, "2562047h") {
 			t.Errorf("clock %s: %d %+v", clock, code, e)
 		}
 	}
@@ -191,7 +196,8 @@ func TestFormClock(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want %+v", form, got, err, want)
 		}
 	}
-	for _, form := range []string{"clock=5", "clock=dx", "clock=custom&clock_minutes=x", "clock=a%2Bb"} {
+	for _, form := range []string{"clock=5", "clock=dx", "clock=custom&clock_minutes=x", "clock=a%2Bb",
+		"clock=custom&clock_minutes=0&clock_increment=0", "clock=0%2B0", "clock=d0"} {
 		v, _ := url.ParseQuery(form)
 		if _, err := formClock(v); err == nil {
 			t.Errorf("%s accepted", form)

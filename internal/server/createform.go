@@ -75,11 +75,21 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 // "INITIAL+INCREMENT" in seconds, "dN" for N days per move, or "custom"
 // with clock_minutes and clock_increment.
 func formClock(f url.Values) (clock.Control, error) {
+	if f.Get("clock") == "" {
+		return clock.Control{}, nil
+	}
+	ctl, err := formClockAskedFor(f)
+	if err == nil && ctl.None() {
+		err = errNoTime
+	}
+	return ctl, err
+}
+
+// formClockAskedFor reads a clock the form asks for.
+func formClockAskedFor(f url.Values) (clock.Control, error) {
 	v := f.Get("clock")
 	bad := refuse(http.StatusBadRequest, "bad_request", "the clock could not be read")
 	switch {
-	case v == "":
-		return clock.Control{}, nil
 	case v == "custom":
 		minutes, err1 := strconv.ParseFloat(f.Get("clock_minutes"), 64)
 		inc, err2 := strconv.Atoi(f.Get("clock_increment"))

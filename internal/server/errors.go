@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
+
+	"bretter/internal/clock"
 )
 
 // Error is a refusal with the HTTP status it maps to and a short code that
@@ -27,10 +30,12 @@ var (
 	errNotYourTurn = refuse(http.StatusForbidden, "not_your_turn", "it is not your turn")
 	errOver        = refuse(http.StatusConflict, "game_over", "the game is over")
 	errWaiting     = refuse(http.StatusConflict, "waiting", "the game starts when your friend has joined")
-	errSeatTaken   = refuse(http.StatusConflict, "seat_taken", "this invitation has already been used: both seats are taken, you can watch the game")
-	errBadInvite   = refuse(http.StatusForbidden, "forbidden", "this invitation does not belong to this game")
-	errBadJoinKey  = refuse(http.StatusBadRequest, "bad_request", "a join key is 16 to 128 letters, digits, - or _")
-	errNotOver     = refuse(http.StatusConflict, "not_over", "a new game can follow only when this one is over")
+	// Asked for, a clock that keeps no time would quietly be none.
+	errNoTime     = refuse(http.StatusBadRequest, "bad_request", "a clock needs a time: initial_s of at least %d, or days", int(clock.MinInitial/time.Second))
+	errSeatTaken  = refuse(http.StatusConflict, "seat_taken", "this invitation has already been used: both seats are taken, you can watch the game")
+	errBadInvite  = refuse(http.StatusForbidden, "forbidden", "this invitation does not belong to this game")
+	errBadJoinKey = refuse(http.StatusBadRequest, "bad_request", "a join key is 16 to 128 letters, digits, - or _")
+	errNotOver    = refuse(http.StatusConflict, "not_over", "a new game can follow only when this one is over")
 )
 
 func errStale(ply, want int) *Error {
