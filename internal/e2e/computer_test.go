@@ -57,6 +57,12 @@ func TestWholeGameAgainstTheComputer(t *testing.T) {
 			}
 			want := map[string]string{s.Seat: "You won", otherColour(s.Seat): "You lost", "none": "draw"}[s.Result.Winner]
 			must(t, bt.WaitText(p, "#status", want))
+			// Nobody to chat with, no notices of moves that come within
+			// seconds, and the next game is against the computer too.
+			must(t, bt.WaitText(p, "#actions button.rematch", "New game against the computer"))
+			if friendly, _ := bt.Eval[[]string](p, `["chat", "notices"].filter((id) => document.getElementById(id))`); len(friendly) > 0 {
+				t.Fatalf("against the computer the page has %v", friendly)
+			}
 			bt.Screenshot(t, p, tc.game+"-computer-end")
 		})
 	}

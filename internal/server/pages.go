@@ -123,6 +123,9 @@ type gamePageData struct {
 	Howto bool `json:"-"`
 	// InviteQR is the invitation as a QR code, on the creator's page.
 	InviteQR template.HTML `json:"-"`
+	// Computer says the opponent is the computer: no chat, and no push
+	// notices for moves that come within seconds.
+	Computer bool `json:"-"`
 	pos      pagePosition
 }
 
@@ -137,6 +140,7 @@ func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 			return d, nil
 		}
 		d.PlayerURL = baseURL(r) + playerPath(id, secret)
+		d.Computer = g.rec.Computer != ""
 		d.Howto = d.Seat != g.rec.Creator && g.rec.Computer == "" && len(g.moves) < 4
 		for _, o := range s.games[g.rec.Game].Options {
 			o.Default = g.rec.Options[o.Name]

@@ -107,6 +107,7 @@ export function createActions({ t, page, send, play, colourName }) {
   function rematch(box) {
     const me = page.boot.seat;
     const offer = page.state.offer;
+    const computer = page.state.players[me === 'white' ? 'black' : 'white'].computer;
     // Kept by reference: once moved into the actions, a render takes it out
     // of the page until it is put back.
     page.terms ??= $('rematch-terms');
@@ -128,9 +129,10 @@ export function createActions({ t, page, send, play, colourName }) {
       }
       box.append(p);
     } else {
-      box.append(button(t('actions.rematch'), 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
+      const label = computer ? t('actions.rematch_computer') : t('actions.rematch');
+      box.append(button(label, 'rematch primary', () => send({ type: 'rematch', id: page.nextMessage++ })));
     }
-    if (terms && !page.state.players[page.boot.seat === 'white' ? 'black' : 'white'].computer) {
+    if (terms && !computer) {
       terms.hidden = false;
       box.append(terms);
     }

@@ -55,12 +55,13 @@ export async function start() {
   // A player's controls, chat and push notices are not needed for the
   // board to show, and never by a watcher: their scripts come after it.
   if (page.boot.seat) {
-    import('./notices.js').then((m) => m.wireNotices({ t, gameId: page.boot.id }));
+    // Against the computer there is neither chat nor push notices.
+    if ($('notices')) import('./notices.js').then((m) => m.wireNotices({ t, gameId: page.boot.id }));
     import('./actions.js').then((m) => {
       page.actions = m.createActions({ t, page, send, play, colourName });
       render();
     });
-    page.chat = import('./chat.js').then((m) => m.createChat({
+    if ($('chat')) page.chat = import('./chat.js').then((m) => m.createChat({
       t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
       who: (seat) => page.state?.players[seat]?.name || colourName(seat),
     }));
@@ -409,8 +410,11 @@ const offerNotices = {
 // notice away once the player has answered or the draw is agreed.
 function tellOffer(event) {
   const key = offerNotices[event.kind]?.[event.move];
-  if (event.seat !== page.boot.seat && key) notice(t(key));
-  else if (key || event.kind === 'draw') notice('');
+  if (event.seat !== page.boot.seat && key) {
+    // The computer's answers have words of their own, where there are any.
+    const own = key + '_computer';
+    notice(page.state.players[event.seat]?.computer && t(own) !== own ? t(own) : t(key));
+  } else if (key || event.kind === 'draw') notice('');
 }
 
 function colourName(seat) {
