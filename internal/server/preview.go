@@ -70,6 +70,7 @@ func (s *Server) meta(r *http.Request, lang string, p pagePosition, invited bool
 	m.State = state
 	if p.status == "over" {
 		m.Title = t("preview.title_over", "game", name, "state", trimStop(state), "n", p.moves)
+		m.Description = t("preview.description_over", "game", name)
 	}
 	if invited {
 		m.Description = t("preview.invited", "game", name)

@@ -102,6 +102,12 @@ func TestLinkPreview(t *testing.T) {
 	if next := metaTags(body)["og:image"]; next == m["og:image"] {
 		t.Fatalf("the image address %s stayed after a move", next)
 	}
+	// Over, the game is there to be stepped through, no longer watched.
+	ts.call(t, "POST", "/api/games/"+c.ID+"/resign", j.Secret, nil, nil)
+	_, body = get(t, bot, ts.URL+"/g/"+c.ID, "Accept-Language", "en")
+	if d := metaTags(body)["og:description"]; d != "A finished game of Havannah on bretter: open the link to step through it." {
+		t.Fatalf("a finished game's preview says %q", d)
+	}
 	if res, _ := get(t, bot, ts.URL+"/g/nosuchgame/preview.png"); res.StatusCode != http.StatusNotFound {
 		t.Fatalf("an unknown game's image: %d", res.StatusCode)
 	}
