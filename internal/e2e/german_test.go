@@ -7,13 +7,13 @@ import (
 )
 
 // In German, whose words run long, nothing in the side panel reaches past
-// its edge on a desktop screen.
+// its edge on a desktop screen, the clocks of a slow game included.
 func TestGermanPanelFits(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
 	must(t, bt.Navigate(alice, srv.URL+"/?lang=de"))
 	must(t, bt.Navigate(bob, srv.URL+"/?lang=de"))
-	newGame(t, alice, srv, "havannah", map[string]string{"size": "5"}, "me")
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "5", "clock": "d1"}, "me")
 	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
 	waitStatus(t, alice, "Du bist am Zug")
 	must(t, bt.Click(alice, "#settings summary"))
@@ -29,6 +29,16 @@ func TestGermanPanelFits(t *testing.T) {
 		return out;
 	})()`)
 	must(t, err)
+	// A clock of days shows its time in words, on the line of its colour
+	// or below, never run into it.
+	clocks, err := bt.Eval[[]string](alice, `[...document.querySelectorAll("#clocks .clock")].filter((row) => {
+		const who = row.querySelector(".who").getBoundingClientRect(), time = row.querySelector(".time").getBoundingClientRect();
+		return time.top < who.bottom && time.left < who.right + 4 || time.height > 1.5 * who.height || time.right > row.getBoundingClientRect().right;
+	}).map((row) => row.textContent)`)
+	must(t, err)
+	if len(clocks) > 0 {
+		t.Fatalf("clocks whose time runs into the colour or wraps: %q", clocks)
+	}
 	bt.Screenshot(t, alice, "german-desktop")
 	if len(over) > 0 {
 		t.Fatalf("reaching past the panel's edge: %q", over)

@@ -17,14 +17,16 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
   let timer = null;
   let warned = {}; // seat -> thresholds already announced or sounded
 
-  function update(clock) {
+  // update shows clock, the clocks of a game that is over when over.
+  function update(clock, over) {
     if (!clock) {
       root.hidden = true;
       stop();
       return;
     }
     root.hidden = false;
-    base = { ...clock, at: performance.now() };
+    base = { ...clock, over, at: performance.now() };
+    root.classList.toggle('slow', Boolean(clock.days));
     draw();
     stop();
     if (clock.running) timer = setInterval(draw, clock.days ? 30000 : 100);
@@ -62,7 +64,7 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
       return row;
     });
     root.replaceChildren(...rows);
-    if (!base.running && base.initial_ms && base.white_ms === base.initial_ms && base.black_ms === base.initial_ms) {
+    if (!base.running && !base.over && base.initial_ms && base.white_ms === base.initial_ms && base.black_ms === base.initial_ms) {
       const note = document.createElement('small');
       note.textContent = t('clock.not_started');
       root.append(note);

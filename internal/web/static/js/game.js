@@ -354,7 +354,7 @@ function show(s) {
   page.state = s;
   page.preview = null;
   if (s.clock && !page.clocks) loadClocks();
-  page.clocks?.update(s.clock);
+  page.clocks?.update(s.clock, s.status === 'over');
   render();
   if (ended && page.settings.sound) beep('end');
 }
@@ -370,7 +370,7 @@ function loadClocks() {
       slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
     });
     if (page.state) {
-      page.clocks.update(page.state.clock);
+      page.clocks.update(page.state.clock, page.state.status === 'over');
       render();
     }
   });
