@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
 )
@@ -156,12 +157,53 @@ func readJSON(r *http.Request, v any) error {
 		if errors.As(err, &tooBig) {
 			return refuse(http.StatusRequestEntityTooLarge, "too_large", "the request is larger than %d bytes", maxBody)
 		}
-		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: %v", err)
+		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: %s", jsonProblem(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: more than one value")
 	}
 	return nil
+}
+
+// jsonProblem says what is wrong with a JSON request in the terms of its
+// fields, without the names of the server's own types.
+func jsonProblem(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF):
+		return "there is nothing"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "it ends too soon"
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("not JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ) && typ.Field == "":
+		return "it must be an object"
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%q must be %s", typ.Field, jsonKind(typ.Type))
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKind names what a value of type t is written as in JSON.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number in range"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	}
+	return "an object"
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -15,12 +15,20 @@ import (
 // pages: the site's own share of the time a move takes to reach the
 // opponent.
 func (s *Server) move(ctx context.Context, id, secret string, ply int, text string, received time.Time) (int, error) {
+	if len(text) > maxMoveText {
+		// Not echoed in the refusal, unlike a move of sensible length.
+		return 0, refuse(http.StatusBadRequest, "bad_request", "a move is written in at most %d characters, not %d", maxMoveText, len(text))
+	}
 	version, err := s.hub.move(ctx, id, secret, ply, text)
 	if err == nil {
 		s.hub.metrics.moveTimes.Observe(time.Since(received).Seconds())
 	}
 	return version, err
 }
+
+// maxMoveText is the longest a move's notation may be. Fanorona's longest
+// turns, capture after capture, take about sixty characters.
+const maxMoveText = 256
 
 // move plays a move for the holder of secret, as ply (the number of moves
 // played before it), and returns the game's new version.

@@ -159,6 +159,19 @@ func TestBadInput(t *testing.T) {
 		{"rematch while playing", "POST", "/api/games/" + g.id + "/rematch", g.white, ``, 409, "not_over"},
 		{"resign with a wrong secret", "POST", "/api/games/" + g.id + "/resign", "nope", ``, 403, "forbidden"},
 		{"malformed authorization", "POST", moves, "", `{"ply":1,"move":"a1"}`, 403, "forbidden"},
+		{"a list for an object", "POST", moves, g.black, `[1,2]`, 400, "bad_request"},
+		{"ply out of range", "POST", moves, g.black, `{"ply":99999999999999999999,"move":"a1"}`, 400, "bad_request"},
+		{"move too long", "POST", moves, g.black, `{"ply":1,"move":"` + strings.Repeat("z", 300) + `"}`, 400, "bad_request"},
+	}
+	// What some refusals say: in the terms of the request, never the
+	// server's own types, and without echoing a long move back.
+	says := map[string]string{
+		"malformed JSON":       "it ends too soon",
+		"unknown field":        `unknown field "x"`,
+		"ply as text":          `"ply" must be a whole number in range`,
+		"a list for an object": "it must be an object",
+		"ply out of range":     `"ply" must be a whole number in range`,
+		"move too long":        "a move is written in at most 256 characters, not 300",
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -182,6 +195,9 @@ func TestBadInput(t *testing.T) {
 			}
 			if e.Code != "" && e.Error == "" {
 				t.Fatal("an error without a message")
+			}
+			if !strings.Contains(e.Error, says[tt.name]) || strings.Contains(e.Error, "Go ") || strings.Contains(e.Error, "zzzz") {
+				t.Fatalf("the refusal says %q, want %q", e.Error, says[tt.name])
 			}
 		})
 	}

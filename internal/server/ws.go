@@ -324,7 +324,7 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return errorReply(0, refuse(http.StatusBadRequest, "bad_request", "malformed message: %v", err)), true
+		return errorReply(0, refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
 	}
 	if dec.More() {
 		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "malformed message: more than one value")), true
