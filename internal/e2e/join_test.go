@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -30,4 +31,11 @@ func TestJoinAgainWithTheKeptKey(t *testing.T) {
 	waitStatus(t, bob, "Your friend's turn")
 	must(t, bt.Navigate(carol, invite))
 	must(t, bt.WaitText(carol, "#notice", "already"))
+
+	// A link cut short or mistyped is told so, in the page's language.
+	dave := bt.NewProfile(t)
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "5"}, "me")
+	invite = inputValue(t, alice, "invite-url")
+	must(t, bt.Navigate(dave, invite[:strings.LastIndex(invite, "/")+1]+"wrongtoken?lang=de"))
+	must(t, bt.WaitText(dave, "#notice", "Diese Einladung gehört nicht zu dieser Partie"))
 }

@@ -147,7 +147,9 @@ async function join() {
   }
   const body = await res.json().catch(() => ({}));
   history.replaceState(null, '', `/g/${page.boot.id}`);
-  notice(body.code === 'seat_taken' ? t('join.used') : t('error.other', { detail: body.error || res.status }));
+  if (body.code === 'seat_taken') notice(t('join.used'));
+  else if (res.status === 403) notice(t('join.bad_invite')); // the only refusal of a join that is forbidden
+  else notice(t('error.other', { detail: body.error || res.status }));
 }
 
 // keptJoinKey is the key this browser joined game id with, if any.
