@@ -39,6 +39,10 @@ func TestFanoronaWithAFriend(t *testing.T) {
 	}
 	bt.Screenshot(t, alice, "fanorona-desktop-start")
 	bt.Screenshot(t, bob, "fanorona-phone-start")
+	// On the phone the hint and buttons under the board keep off the edge.
+	if m, _ := bt.Eval[float64](bob, `parseFloat(getComputedStyle(document.querySelector("#board .fanorona-controls")).marginLeft)`); m < 8 {
+		t.Errorf("the controls under the board stand %.0f px from the screen's edge", m)
+	}
 	// Count on each page how often it replays a turn of the opponent.
 	for _, ctx := range []context.Context{alice, bob} {
 		_, err := bt.Eval[bool](ctx, `(() => {
