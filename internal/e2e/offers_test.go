@@ -86,7 +86,8 @@ func TestWithdrawARematchOffer(t *testing.T) {
 	}
 }
 
-// A takeback asked for and declined, then asked for again and agreed: the
+// A click on the board that chooses nothing is explained. A takeback asked
+// for and declined, then asked for again and agreed: the
 // friend's offer and answer show where the eye looks, in the notice, and
 // nothing said of the position before stays once the move is taken back.
 func TestTakebackNotices(t *testing.T) {
@@ -96,6 +97,11 @@ func TestTakebackNotices(t *testing.T) {
 
 	clickCell(t, alice, "c3")
 	waitStatus(t, bob, "Your turn")
+	// A click that chooses nothing is told why.
+	clickCell(t, alice, "d4")
+	must(t, bt.WaitText(alice, "#notice", "It is not your turn."))
+	clickCell(t, bob, "c3")
+	must(t, bt.WaitText(bob, "#notice", "c3 is not a legal move here."))
 	must(t, bt.Click(alice, "#actions button.takeback"))
 	must(t, bt.WaitText(bob, "#notice", "Your friend asks to take back their last move."))
 	must(t, bt.Click(bob, "#actions button.decline"))

@@ -7,6 +7,8 @@
 // the player chose and has yet to confirm, to be shown as such) and ctx holds
 //   t(key, params)   translations
 //   send(move)       plays a move, in the game's notation (game page only)
+//   refused(cell)    a click on cell chose nothing; the page may say why
+//                    (game page only, and only where a click is that simple)
 //   marks            cell names to point at (diagrams only)
 // A board draws what the server sends and offers only the moves listed in
 // state.legal: it never works out the rules itself.

@@ -79,7 +79,7 @@ export async function start() {
     e.preventDefault();
     typed($('move-input').value.trim());
   });
-  page.board = page.mod.create($('board'), { t, send: play, marks: [] });
+  page.board = page.mod.create($('board'), { t, send: play, refused, marks: [] });
   // The board the server drew is replaced at once by a live one of the
   // same position, before the connection brings the rest.
   if (page.boot.view) page.board.update({ view: page.boot.view, legal: [] });
@@ -338,6 +338,14 @@ function typed(text) {
   }
   $('move-input').value = '';
   play(move);
+}
+
+// refused explains a click on a cell of the board that chose nothing: it
+// is not the player's turn, or the cell is no move (a stone is there).
+function refused(cell) {
+  const s = page.state;
+  if (!s || !page.boot.seat || s.status !== 'playing' || page.pending || page.preview || page.replay.viewing() !== null) return;
+  notice(s.to_move === page.boot.seat ? t('entry.illegal', { move: cell }) : t('entry.not_now'));
 }
 
 function sendMove(move) {

@@ -258,6 +258,8 @@ function choose(b, name) {
   } else if (b.selected) {
     b.selected = null;
     paint(b);
+  } else {
+    b.ctx.refused?.(name);
   }
 }
 

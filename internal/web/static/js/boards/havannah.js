@@ -88,6 +88,7 @@ export function create(el, ctx) {
       cell.g.append(cell.stone, cell.win, cell.mark);
       onChoose(cell.g, () => {
         if (legal.has(cell.name) && ctx.send) ctx.send(cell.name);
+        else if (ctx.send) ctx.refused?.(cell.name);
       });
       grid.append(cell.g);
     }
