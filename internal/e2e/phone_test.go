@@ -212,4 +212,20 @@ func TestSmallPhoneKeepsThePageAboveTheBar(t *testing.T) {
 	if len(out) > 0 {
 		t.Fatalf("wider than their box or the screen: %v", out)
 	}
+	// What belongs to one choice shows only with it.
+	shown := func() string {
+		t.Helper()
+		s, err := bt.Eval[string](alice, `[...document.querySelectorAll(".new-game .level, .new-game .custom")].filter((el) => el.offsetParent !== null).map((el) => el.className).join(" ")`)
+		must(t, err)
+		return s
+	}
+	if s := shown(); s != "" {
+		t.Fatalf("with a friend and no clock the form shows %q", s)
+	}
+	must(t, bt.Tap(alice, `.new-game input[name=opponent][value=computer]`))
+	_, err = bt.Eval[bool](alice, `(() => { const s = document.querySelector(".new-game [name=clock]"); s.value = "custom"; s.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`)
+	must(t, err)
+	if s := shown(); s != "level custom custom" {
+		t.Fatalf("against the computer with a time of one's own the form shows %q", s)
+	}
 }
