@@ -83,8 +83,8 @@ func (s *Server) dress(r *http.Request, lang string, d *gamePageData) {
 	d.Board = s.boardSVG(d.pos)
 	d.View = d.pos.view
 	d.Meta = s.meta(r, lang, d.pos, d.Invite != "")
-	if d.Invite != "" {
-		d.Howto = true
+	if d.Invite != "" && !d.Used {
+		d.Howto = true // not for whoever finds the invitation used, and watches
 	}
 	if d.InviteURL != "" {
 		qr, err := web.QR(d.InviteURL, s.site.T(lang, "share.qr_label"))

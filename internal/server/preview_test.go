@@ -69,6 +69,9 @@ func TestLinkPreview(t *testing.T) {
 	if _, page := get(t, creator, ts.URL+"/g/"+c.ID); strings.Contains(page, `class="qr"`) {
 		t.Fatal("the QR code of a used invitation is still shown")
 	}
+	if _, page := get(t, bot, c.InviteURL); strings.Contains(page, `id="howto"`) {
+		t.Fatal("whoever finds the invitation used, and can only watch, is told how to play")
+	}
 	_, body = get(t, bot, ts.URL+"/g/"+c.ID, "Accept-Language", "en")
 	m = metaTags(body)
 	if m["og:title"] != "Havannah · White to move · move 3" {
