@@ -39,6 +39,17 @@ func TestGermanPanelFits(t *testing.T) {
 	if len(clocks) > 0 {
 		t.Fatalf("clocks whose time runs into the colour or wraps: %q", clocks)
 	}
+	// The chat's empty field says what it is for in full.
+	fits, err := bt.Eval[bool](alice, `(() => {
+		const input = document.getElementById("chat-input"), style = getComputedStyle(input);
+		const pen = document.createElement("canvas").getContext("2d");
+		pen.font = style.font;
+		return pen.measureText(input.placeholder).width <= input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+	})()`)
+	must(t, err)
+	if !fits {
+		t.Fatal("the chat field's placeholder is cut off")
+	}
 	bt.Screenshot(t, alice, "german-desktop")
 	if len(over) > 0 {
 		t.Fatalf("reaching past the panel's edge: %q", over)

@@ -76,6 +76,14 @@ func TestHavannahWithAFriend(t *testing.T) {
 	must(t, bt.Click(alice, `#replay button[data-step="prev"]`))
 	must(t, bt.WaitText(alice, "#replay-banner", fmt.Sprintf("Viewing move %d of %d", len(moves)-1, len(moves))))
 	must(t, bt.Click(bob, "#rematch-terms summary"))
+	// Each of the terms on a line of its own, not run together.
+	rows, err := bt.Eval[[]float64](bob, `[...document.querySelectorAll("#rematch-form > *")].map((el) => Math.round(el.getBoundingClientRect().top))`)
+	must(t, err)
+	for i := 1; i < len(rows); i++ {
+		if rows[i] <= rows[i-1] {
+			t.Fatalf("the terms of a new game share lines: their tops are at %v", rows)
+		}
+	}
 	_, err = bt.Eval[bool](bob, `(document.querySelector('#rematch-form [name=size]').value = "5") !== ""`)
 	must(t, err)
 	must(t, bt.Click(bob, "#rematch-form button[type=submit]"))
