@@ -20,6 +20,15 @@ func TestBoardKeyboardFocus(t *testing.T) {
 
 	_, err := bt.Eval[bool](alice, `(document.querySelector(".langs a:last-child").focus(), true)`)
 	must(t, err)
+	// First a way past the board's cells, straight to the actions.
+	press(t, alice, kb.Tab)
+	waitFor(t, alice, `document.activeElement.textContent`, "Skip the board, to the actions", "the link past the board focused by Tab")
+	press(t, alice, kb.Enter)
+	press(t, alice, kb.Tab)
+	waitFor(t, alice, `document.activeElement.closest("#action-bar") !== null`, true, "the actions reached past the board")
+	_, err = bt.Eval[bool](alice, `(document.querySelector(".langs a:last-child").focus(), true)`)
+	must(t, err)
+	press(t, alice, kb.Tab)
 	press(t, alice, kb.Tab)
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a1", "the first cell focused by Tab")
 	press(t, alice, kb.Tab)
@@ -59,6 +68,7 @@ func TestBoardKeyboardFocus(t *testing.T) {
 	// stop without its tabindex saying so.
 	_, err = bt.Eval[bool](carol, `(document.querySelector(".langs a:last-child").focus(), true)`)
 	must(t, err)
+	press(t, carol, kb.Tab) // the link past the board
 	for k := range movable + 1 {
 		press(t, carol, kb.Tab)
 		focused, err := bt.Eval[string](carol, `(() => {

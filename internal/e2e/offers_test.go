@@ -105,7 +105,7 @@ func TestTakebackNotices(t *testing.T) {
 	must(t, bt.Click(alice, "#actions button.takeback"))
 	must(t, bt.WaitText(bob, "#notice", "Your friend asks to take back their last move."))
 	must(t, bt.Click(bob, "#actions button.decline"))
-	must(t, bt.WaitText(alice, "#notice", "Your friend did not agree to take back your move."))
+	must(t, bt.WaitText(alice, "#notice", "The takeback was declined."))
 	waitFor(t, bob, `document.getElementById("notice").textContent`, "", "the answered offer's notice gone")
 
 	typeInto(t, bob, "#move-input", "c3"+kb.Enter)

@@ -3,9 +3,22 @@
 // loads this script; a player's loads it after the board is up.
 import { button } from './controls.js';
 
+// offerNotices are the notices of the friend's offers and answers, by the
+// event's kind. The offer itself waits with its buttons among the actions,
+// which may be out of view: the notice is where the eye (and a screen
+// reader) looks. An offer of a new game has its terms there, and comes
+// when the game is over, with the actions in view.
+const offerNotices = {
+  offer: { draw: 'offer.draw_from_friend', takeback: 'offer.takeback_from_friend' },
+  decline: { draw: 'offer.draw_declined', takeback: 'offer.takeback_declined', rematch: 'offer.rematch_declined' },
+  withdraw: { rematch: 'offer.rematch_withdrawn' },
+};
+
 // createActions gives render(box, mine), which puts the controls for the
-// state of page into box; mine says whether it is the player's turn.
-export function createActions({ t, page, send, play, colourName }) {
+// state of page into box (mine says whether it is the player's turn), and
+// tellOffer(event) and refused(cell), which say in the notice what an
+// event of an offer, or a click that chose nothing, means to the player.
+export function createActions({ t, page, send, play, colourName, notice }) {
   const $ = (id) => document.getElementById(id);
   $('rematch-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -155,5 +168,21 @@ export function createActions({ t, page, send, play, colourName }) {
     });
   }
 
-  return { render };
+  // tellOffer puts the friend's offer or answer in the notice, and takes
+  // the notice away once the player has answered or the draw is agreed.
+  function tellOffer(event) {
+    const key = offerNotices[event.kind]?.[event.move];
+    if (event.seat !== page.boot.seat && key) notice(t(key));
+    else if (key || event.kind === 'draw') notice('');
+  }
+
+  // refused explains a click on a cell of the board that chose nothing: it
+  // is not the player's turn, or the cell is no move (a stone is there).
+  function refused(cell) {
+    const s = page.state;
+    if (s.status !== 'playing' || page.pending || page.preview || page.replay.viewing() !== null) return;
+    notice(s.to_move === page.boot.seat ? t('entry.illegal', { move: cell }) : t('entry.not_now'));
+  }
+
+  return { render, tellOffer, refused };
 }

@@ -45,6 +45,11 @@ export async function start() {
   new ResizeObserver(() => {
     document.documentElement.style.setProperty('--bar-height', `${$('action-bar').offsetHeight}px`);
   }).observe($('action-bar'));
+  // Past the board without leaving the page's address a fragment.
+  document.querySelector('.skip-board').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('action-bar').focus();
+  });
   $('settings-open').addEventListener('click', () => {
     $('settings').open = true;
     $('settings').scrollIntoView({ block: 'nearest' });
@@ -58,7 +63,7 @@ export async function start() {
     // Against the computer there is neither chat nor push notices.
     if ($('notices')) import('./notices.js').then((m) => m.wireNotices({ t, gameId: page.boot.id }));
     import('./actions.js').then((m) => {
-      page.actions = m.createActions({ t, page, send, play, colourName });
+      page.actions = m.createActions({ t, page, send, play, colourName, notice });
       render();
     });
     if ($('chat')) page.chat = import('./chat.js').then((m) => m.createChat({
@@ -79,7 +84,7 @@ export async function start() {
     e.preventDefault();
     typed($('move-input').value.trim());
   });
-  page.board = page.mod.create($('board'), { t, send: play, refused, marks: [] });
+  page.board = page.mod.create($('board'), { t, send: play, refused: (cell) => page.actions?.refused(cell), marks: [] });
   // The board the server drew is replaced at once by a live one of the
   // same position, before the connection brings the rest.
   if (page.boot.view) page.board.update({ view: page.boot.view, legal: [] });
@@ -340,14 +345,6 @@ function typed(text) {
   play(move);
 }
 
-// refused explains a click on a cell of the board that chose nothing: it
-// is not the player's turn, or the cell is no move (a stone is there).
-function refused(cell) {
-  const s = page.state;
-  if (!s || !page.boot.seat || s.status !== 'playing' || page.pending || page.preview || page.replay.viewing() !== null) return;
-  notice(s.to_move === page.boot.seat ? t('entry.illegal', { move: cell }) : t('entry.not_now'));
-}
-
 function sendMove(move) {
   if (page.pending || !page.state) return;
   page.pending = { id: page.nextMessage++, ply: page.state.moves.length, move };
@@ -394,7 +391,7 @@ function beep(name) {
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
-  if (page.boot.seat) tellOffer(event);
+  if (page.boot.seat) page.actions?.tellOffer(event);
   if (event.kind !== 'move') return;
   if (event.seat !== page.boot.seat) {
     notice('');
@@ -403,28 +400,6 @@ function announce(event) {
   const text = page.mod.eventText ? page.mod.eventText(event, page.state, t)
     : t('announce.move', { colour: colourName(event.seat), move: event.move });
   $('announce').textContent = text;
-}
-
-// offerNotices are the notices of the friend's offers and answers, by the
-// event's kind. The offer itself waits with its buttons among the actions,
-// which may be out of view: the notice is where the eye (and a screen
-// reader) looks. An offer of a new game has its terms there, and comes
-// when the game is over, with the actions in view.
-const offerNotices = {
-  offer: { draw: 'offer.draw_from_friend', takeback: 'offer.takeback_from_friend' },
-  decline: { draw: 'offer.draw_declined', takeback: 'offer.takeback_declined', rematch: 'offer.rematch_declined' },
-  withdraw: { rematch: 'offer.rematch_withdrawn' },
-};
-
-// tellOffer puts the friend's offer or answer in the notice, and takes the
-// notice away once the player has answered or the draw is agreed.
-function tellOffer(event) {
-  const key = offerNotices[event.kind]?.[event.move];
-  if (event.seat !== page.boot.seat && key) {
-    // The computer's answers have words of their own, where there are any.
-    const own = key + '_computer';
-    notice(page.state.players[event.seat]?.computer && t(own) !== own ? t(own) : t(key));
-  } else if (key || event.kind === 'draw') notice('');
 }
 
 function colourName(seat) {
