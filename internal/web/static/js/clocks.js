@@ -17,15 +17,16 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
   let timer = null;
   let warned = {}; // seat -> thresholds already announced or sounded
 
-  // update shows clock, the clocks of a game that is over when over.
-  function update(clock, over) {
+  // update shows the clocks of the game's state s.
+  function update(s) {
+    const clock = s.clock;
     if (!clock) {
       root.hidden = true;
       stop();
       return;
     }
     root.hidden = false;
-    base = { ...clock, over, at: performance.now() };
+    base = { ...clock, over: s.status === 'over', at: performance.now() };
     root.classList.toggle('slow', Boolean(clock.days));
     draw();
     stop();

@@ -361,7 +361,7 @@ function show(s) {
   page.state = s;
   page.preview = null;
   if (s.clock && !page.clocks) loadClocks();
-  page.clocks?.update(s.clock, s.status === 'over');
+  page.clocks?.update(s);
   render();
   if (ended && page.settings.sound) beep('end');
 }
@@ -377,7 +377,7 @@ function loadClocks() {
       slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
     });
     if (page.state) {
-      page.clocks.update(page.state.clock, page.state.status === 'over');
+      page.clocks.update(page.state);
       render();
     }
   });
@@ -391,7 +391,7 @@ function beep(name) {
 // announce says what was just played, for screen readers and for the
 // opponent's page.
 function announce(event) {
-  if (page.boot.seat) page.actions?.tellOffer(event);
+  page.actions?.tellOffer(event); // a player's page only
   if (event.kind !== 'move') return;
   if (event.seat !== page.boot.seat) {
     notice('');
