@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
 
 	bt "bretter/internal/browsertest"
+	"bretter/internal/web"
 )
 
 // Two friends give names, chat (their text shown as text, never run as
@@ -44,6 +47,27 @@ func TestNamesChatAndADraw(t *testing.T) {
 	waitStatus(t, bob, "A draw by agreement.")
 	waitStatus(t, carol, "A draw by agreement.")
 	must(t, bt.WaitText(alice, "#moves", "Draw agreed"))
+	must(t, bt.WaitText(carol, "#moves", "Draw agreed"))
+
+	// A watcher's page carries no messages of the players' scripts
+	// (web.PlayersScripts), so it must never load one.
+	loaded := `performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)`
+	for _, who := range []struct {
+		ctx    context.Context
+		seated bool
+	}{{alice, true}, {carol, false}} {
+		paths, err := bt.Eval[[]string](who.ctx, loaded)
+		must(t, err)
+		for _, script := range web.PlayersScripts {
+			found := slices.ContainsFunc(paths, func(p string) bool { return strings.HasSuffix(p, "/"+script) })
+			if script != "js/notices.js" && found != who.seated {
+				t.Errorf("seated %v: %s loaded %v, in %q", who.seated, script, found, paths)
+			}
+			if !who.seated && found {
+				t.Errorf("a watcher loaded %s", script)
+			}
+		}
+	}
 }
 
 // An offer of a new game can be withdrawn by the one who made it: the

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -56,7 +57,15 @@ func moduleGraph() (map[string]module, error) {
 // reach lists the entry scripts and everything they import, directly or
 // not (on demand too when lazy is set), sorted.
 func reach(graph map[string]module, lazy bool, entries ...string) []string {
+	return reachBut(graph, lazy, nil, entries...)
+}
+
+// reachBut is reach that does not go into the scripts in but.
+func reachBut(graph map[string]module, lazy bool, but []string, entries ...string) []string {
 	seen := map[string]bool{}
+	for _, p := range but {
+		seen[p] = true
+	}
 	var walk func(string)
 	walk = func(p string) {
 		if seen[p] {
@@ -81,7 +90,9 @@ func reach(graph map[string]module, lazy bool, entries ...string) []string {
 	}
 	out := make([]string, 0, len(seen))
 	for p := range seen {
-		out = append(out, p)
+		if !slices.Contains(but, p) {
+			out = append(out, p)
+		}
 	}
 	sort.Strings(out)
 	return out
@@ -96,11 +107,12 @@ func (s *Site) modules(entries ...string) []string { return reach(s.graph, false
 // statically or on demand, may ask for. A script names a message in
 // full ('status.your_turn') or builds it from a beginning ('result.' +
 // reason, `offer.${kind}_sent`); a string of a script that ends in a dot
-// or an underscore is taken as such a beginning.
-func messageKeys(graph map[string]module, entries ...string) func(key string) bool {
+// or an underscore is taken as such a beginning. The scripts in but, and
+// what only they import, are left out.
+func messageKeys(graph map[string]module, but []string, entries ...string) func(key string) bool {
 	exact := map[string]bool{}
 	var prefixes []string
-	for _, p := range reach(graph, true, entries...) {
+	for _, p := range reachBut(graph, true, but, entries...) {
 		for _, s := range graph[p].literals {
 			if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "_") {
 				prefixes = append(prefixes, s)

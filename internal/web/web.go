@@ -46,8 +46,8 @@ type Site struct {
 	packed   compressed
 	graph    map[string]module // scripts, what they import and name
 	// scriptKeys tells, by game, which messages the scripts of its game
-	// page may ask for.
-	scriptKeys map[string]func(key string) bool
+	// page may ask for: a player's page, and a watcher's.
+	scriptKeys, watcherKeys map[string]func(key string) bool
 	// styleHashes are the CSP hashes of the inline styles.
 	styleHashes string
 }
@@ -67,8 +67,11 @@ func New(games []game.Game) (*Site, error) {
 		return nil, err
 	}
 	s.scriptKeys = map[string]func(string) bool{}
+	s.watcherKeys = map[string]func(string) bool{}
 	for _, g := range games {
-		s.scriptKeys[g.Name] = messageKeys(s.graph, "js/page.js", "js/game.js", "js/boards/"+g.Name+".js")
+		entries := []string{"js/page.js", "js/game.js", "js/boards/" + g.Name + ".js"}
+		s.scriptKeys[g.Name] = messageKeys(s.graph, nil, entries...)
+		s.watcherKeys[g.Name] = messageKeys(s.graph, PlayersScripts, entries...)
 	}
 	if s.styleHashes, err = s.hashStyles(); err != nil {
 		return nil, err
@@ -229,12 +232,20 @@ func (p Page) Rules(name string) (template.HTML, error) {
 // Catalog gives the page's catalogue to the scripts.
 func (p Page) Catalog() Catalog { return p.site.catalogs[p.Lang] }
 
+// PlayersScripts are the scripts a game page loads only for a player
+// (game.js decides): a watcher's page, the one most often opened cold
+// from a shared link, carries none of their messages.
+var PlayersScripts = []string{"js/actions.js", "js/chat.js", "js/notices.js"}
+
 // CatalogFor is the part of the catalogue that the scripts of game's page
-// may use: not the other games' own messages, nor those only the server
-// writes into pages.
-func (p Page) CatalogFor(game string) Catalog {
+// may use, for a player (seated) or a watcher: not the other games' own
+// messages, nor those only the server writes into pages.
+func (p Page) CatalogFor(game string, seated bool) Catalog {
 	all := p.site.catalogs[p.Lang]
-	used := p.site.scriptKeys[game]
+	used := p.site.watcherKeys[game]
+	if seated {
+		used = p.site.scriptKeys[game]
+	}
 	out := make(Catalog, len(all))
 	for key, m := range all {
 		other := !used(key)

@@ -293,7 +293,7 @@ func TestCatalogForOneGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Page{Lang: "en", site: s}.CatalogFor("havannah")
+	c := Page{Lang: "en", site: s}.CatalogFor("havannah", true)
 	// Named in full by a script, or built from a beginning it names.
 	for _, want := range []string{"game.havannah.name", "result.ring", "status.your_turn", "option.size", "offer.draw_sent", "clock.left_days"} {
 		if _, ok := c[want]; !ok {
@@ -313,5 +313,25 @@ func TestCatalogForOneGame(t *testing.T) {
 		if strings.HasPrefix(key, "dvonn.") || strings.HasPrefix(key, "fanorona.") || strings.HasPrefix(key, "game.dvonn.") {
 			t.Errorf("the Havannah page's messages carry %s", key)
 		}
+	}
+
+	// A watcher's page has the messages of what it shows, not those of
+	// the players' controls, chat and push notices.
+	w := Page{Lang: "en", site: s}.CatalogFor("havannah", false)
+	for _, want := range []string{"result.ring", "status.your_turn", "clock.left_days", "replay.live", "join.used"} {
+		if _, ok := w[want]; !ok {
+			t.Errorf("a watcher's Havannah page lacks %s", want)
+		}
+	}
+	for _, player := range []string{"actions.resign", "offer.draw_sent", "offer.draw_declined", "chat.you", "push.denied"} {
+		if _, ok := c[player]; !ok {
+			t.Errorf("a player's Havannah page lacks %s", player)
+		}
+		if _, ok := w[player]; ok {
+			t.Errorf("a watcher's Havannah page carries %s, which only the players' scripts use", player)
+		}
+	}
+	if len(w) >= len(c) {
+		t.Errorf("a watcher's page has %d messages, a player's %d", len(w), len(c))
 	}
 }
