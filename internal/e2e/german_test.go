@@ -16,6 +16,31 @@ func TestGermanPanelFits(t *testing.T) {
 	newGame(t, alice, srv, "havannah", map[string]string{"size": "5", "clock": "d1"}, "me")
 	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
 	waitStatus(t, alice, "Du bist am Zug")
+	clickCell(t, alice, "a1")
+	waitMoves(t, bob, 1)
+	clickCell(t, bob, "e5")
+	waitMoves(t, alice, 2)
+	waitFor(t, alice, `document.querySelector("#clocks .clock.white.running") !== null`, true, "White's clock running")
+	// The move is due at a moment in the reader's time, a day from the
+	// last move: in the panel in full, in a phone's bar short.
+	due, err := bt.Eval[[]string](alice, `(() => {
+		const at = (ms) => [
+			new Intl.DateTimeFormat("de", { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(ms),
+			new Intl.DateTimeFormat("de", { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(ms)];
+		const now = Date.now() + 86400000;
+		const [long, short] = at(now), [long1, short1] = at(now - 60000);
+		const panel = document.querySelector("#clocks .white .due")?.textContent;
+		const bar = document.querySelector(".player-bar .bar-clock.white")?.textContent;
+		const out = [];
+		if (panel !== "Zug bis " + long && panel !== "Zug bis " + long1) out.push("panel " + panel + ", want Zug bis " + long);
+		if (bar !== "Zug bis " + short && bar !== "Zug bis " + short1) out.push("bar " + bar + ", want Zug bis " + short);
+		if (document.querySelector("#clocks .black .due")) out.push("Black, not to move, has a due moment");
+		return out;
+	})()`)
+	must(t, err)
+	if len(due) > 0 {
+		t.Fatalf("the due moment of a slow game's move: %q", due)
+	}
 	must(t, bt.Click(alice, "#settings summary"))
 	must(t, bt.Click(alice, "#share summary"))
 	over, err := bt.Eval[[]string](alice, `(() => {

@@ -5,10 +5,16 @@
 // clock red, beeps once if sound is on, and is announced to screen
 // readers at a few thresholds, not every second.
 import { low as lowSound } from './sound.js';
+import { lang } from './i18n.js';
 
 const LOW_SHARE = 0.1; // of the initial time, and at most...
 const LOW_MAX_MS = 30000;
 const ANNOUNCE_AT = [60000, 30000, 10000];
+
+// A move of a slow game is due at a moment, told in the reader's own
+// time: "2 days 3 h left" makes them do the sum.
+const dueLong = new Intl.DateTimeFormat(lang, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const dueShort = new Intl.DateTimeFormat(lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 
 // slot(seat), when given, finds a second place for a seat's time: the
 // player's bar beside the board on a phone.
@@ -55,9 +61,16 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
       time.className = 'time';
       time.textContent = format(ms);
       row.append(name, ' ', time);
+      const due = dueAt(seat, ms);
+      if (due) {
+        const note = document.createElement('small');
+        note.className = 'due';
+        note.textContent = t('clock.due', { when: dueLong.format(due) });
+        row.append(note);
+      }
       const other = slot(seat);
       if (other) {
-        other.textContent = time.textContent;
+        other.textContent = barText(seat, ms);
         other.classList.toggle('running', base.running === seat);
         other.classList.toggle('low', isLow(ms));
       }
@@ -70,6 +83,11 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
       note.textContent = t('clock.not_started');
       root.append(note);
     }
+  }
+
+  // dueAt is when seat's move of a slow game is due, if seat is to move.
+  function dueAt(seat, ms) {
+    return base.days && base.running === seat && !base.over ? new Date(Date.now() + ms) : null;
   }
 
   function isLow(ms) {
@@ -108,9 +126,17 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
     return h > 0 ? `${h}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
   }
 
-  // text is a seat's time as shown now, or '' without a clock.
+  // barText is what a phone's bar beside the board shows of a seat's
+  // clock: it has room for the time left or, on a slow game's move, the
+  // moment it is due.
+  function barText(seat, ms) {
+    const due = dueAt(seat, ms);
+    return due ? t('clock.due', { when: dueShort.format(due) }) : format(ms);
+  }
+
+  // text is a seat's clock as the bar shows it now, or '' without a clock.
   function text(seat) {
-    return base && !root.hidden ? format(left(seat)) : '';
+    return base && !root.hidden ? barText(seat, left(seat)) : '';
   }
 
   return { update, text };
