@@ -22,10 +22,15 @@ export function wireNotices({ t, gameId }) {
     note.textContent = on ? t('push.on') : '';
   };
   show(!!localStorage.getItem(memo));
+  // Once refused, the browser no longer asks: only its own settings can
+  // allow notices again, and the player is told where.
+  if (Notification.permission === 'denied') note.textContent = t('push.denied');
 
   $('notices-on').addEventListener('click', async () => {
-    if (await Notification.requestPermission() !== 'granted') {
-      note.textContent = t('push.denied');
+    const answer = await Notification.requestPermission();
+    if (answer !== 'granted') {
+      // 'default': the question was put away unanswered, and may be asked again.
+      note.textContent = answer === 'denied' ? t('push.denied') : '';
       return;
     }
     try {
