@@ -61,6 +61,9 @@ type Move struct{ A, B uint64 }
 //	illegal move d4: the cell is taken
 //	malformed move "zz": not a cell (a letter and a number, like e5)
 //	game is over: d4 comes after the end
+//
+// Each is a *Refusal, whose Reason a site can say in its reader's
+// language.
 var (
 	ErrIllegalMove = errors.New("illegal move")
 	ErrGameOver    = errors.New("game is over")
@@ -69,18 +72,18 @@ var (
 
 // Illegal is the error for a move the rules refuse: the move as the game
 // writes it, and why.
-func Illegal(move, why string) error {
-	return fmt.Errorf("%w %s: %s", ErrIllegalMove, move, why)
+func Illegal(move string, why Reason) error {
+	return &Refusal{Err: ErrIllegalMove, Subject: move, Reason: why}
 }
 
 // Malformed is the error for text that does not read as a move, and why.
-func Malformed(text, why string) error {
-	return fmt.Errorf("%w %q: %s", ErrNotation, text, why)
+func Malformed(text string, why Reason) error {
+	return &Refusal{Err: ErrNotation, Subject: strconv.Quote(text), Reason: why}
 }
 
 // AfterEnd is the error for a move played once the game is over.
 func AfterEnd(move string) error {
-	return fmt.Errorf("%w: %s comes after the end", ErrGameOver, move)
+	return &Refusal{Err: ErrGameOver, Reason: Because("why.after_end", "{move} comes after the end", "move", move)}
 }
 
 // Outcome is how the rules ended a game. Resignation is not a rule ending;
@@ -152,10 +155,12 @@ func (g Game) Resolve(opts Options) (Options, error) {
 			v = o.Default
 		}
 		if v < o.Min || v > o.Max {
+			name := Word{Key: "option." + o.Name, Text: o.Name}
 			if o.Bool {
-				return nil, fmt.Errorf("option %s must be true or false", o.Name)
+				return nil, Refuse(Because("why.option.bool", "option {option} must be true or false", "option", name))
 			}
-			return nil, fmt.Errorf("option %s must be between %d and %d, not %d", o.Name, o.Min, o.Max, v)
+			return nil, Refuse(Because("why.option.range", "option {option} must be between {min} and {max}, not {value}",
+				"option", name, "min", o.Min, "max", o.Max, "value", v))
 		}
 		out[o.Name] = v
 	}
@@ -167,7 +172,8 @@ func (g Game) Resolve(opts Options) (Options, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s has no option %s", g.Name, strings.Join(unknown, ", "))
+		return nil, Refuse(Because("why.option.unknown", "{game} has no option {names}",
+			"game", Word{Key: "game." + g.Name + ".name", Text: g.Name}, "names", strings.Join(unknown, ", ")))
 	}
 	return out, nil
 }

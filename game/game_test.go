@@ -2,6 +2,7 @@ package game_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,13 +78,40 @@ func TestRefusals(t *testing.T) {
 		is   error
 		want string
 	}{
-		{game.Illegal("d4", "the cell is taken"), game.ErrIllegalMove, "illegal move d4: the cell is taken"},
-		{game.Malformed("z z", "not a cell"), game.ErrNotation, `malformed move "z z": not a cell`},
+		{game.Illegal("d4", game.Because("x.taken", "the cell is taken")), game.ErrIllegalMove, "illegal move d4: the cell is taken"},
+		{game.Malformed("z z", game.Because("x.side", "not on a board of side {side}", "side", 8)), game.ErrNotation, `malformed move "z z": not on a board of side 8`},
 		{game.AfterEnd("C3D4"), game.ErrGameOver, "game is over: C3D4 comes after the end"},
 	} {
 		if !errors.Is(tt.err, tt.is) || tt.err.Error() != tt.want {
 			t.Errorf("%v: want %q wrapping %v", tt.err, tt.want, tt.is)
 		}
+		if rs, ok := game.Reasons(tt.err); !ok || len(rs) != 2 || rs[0].Key == "" || rs[1].Key == "" {
+			t.Errorf("%v: reasons %+v, %v", tt.err, rs, ok)
+		}
+	}
+}
+
+// A refusal behind another keeps both reasons, in order, and both kinds;
+// a plain error anywhere in the chain makes the list incomplete.
+func TestReasonsOfAChain(t *testing.T) {
+	inner := game.Illegal("c3", game.Because("x.taken", "the cell is taken"))
+	outer := &game.Refusal{Err: game.ErrRecord, Reason: game.Because("record.move", "move {ply}", "ply", 3), Cause: inner}
+	if want := "bad record: move 3: illegal move c3: the cell is taken"; outer.Error() != want {
+		t.Errorf("%q, want %q", outer.Error(), want)
+	}
+	if !errors.Is(outer, game.ErrRecord) || !errors.Is(outer, game.ErrIllegalMove) {
+		t.Error("the chain lost a kind")
+	}
+	rs, ok := game.Reasons(outer)
+	if !ok || len(rs) != 3 || rs[0].Key != "record.move" || rs[1].String() != "illegal move c3" || rs[2].Key != "x.taken" || rs[0].Args[0] != (game.Arg{Name: "ply", Value: "3"}) {
+		t.Errorf("reasons %+v, %v", rs, ok)
+	}
+	plain := &game.Refusal{Err: game.ErrRecord, Reason: game.Because("record.line", "line {line}", "line", 2), Cause: errors.New("something else")}
+	if _, ok := game.Reasons(plain); ok {
+		t.Error("a chain ending in a plain error counted as complete")
+	}
+	if _, ok := game.Reasons(fmt.Errorf("context: %w", inner)); ok {
+		t.Error("a refusal wrapped in a plain error counted as complete")
 	}
 }
 

@@ -93,16 +93,16 @@ func ParseText(text string) (Record, error) {
 			continue
 		case strings.HasPrefix(s, "["):
 			if len(r.Moves) > 0 {
-				return Record{}, fmt.Errorf("%w: line %d: a header line after the moves", ErrRecord, line)
+				return Record{}, BadRecord(Because("why.record.header_after_moves", "line {line}: a header line after the moves", "line", line), nil)
 			}
 			if err := r.setTag(s); err != nil {
-				return Record{}, fmt.Errorf("%w: line %d: %v", ErrRecord, line, err)
+				return Record{}, BadRecord(Because("why.record.line", "line {line}", "line", line), err)
 			}
 		default:
 			for _, f := range strings.Fields(s) {
 				if num, ok := strings.CutSuffix(f, "."); ok {
 					if n, err := strconv.Atoi(num); err != nil || n != len(r.Moves)+1 {
-						return Record{}, fmt.Errorf("%w: line %d: move number %s, expected %d", ErrRecord, line, f, len(r.Moves)+1)
+						return Record{}, BadRecord(Because("why.record.move_number", "line {line}: move number {number}, expected {want}", "line", line, "number", f, "want", len(r.Moves)+1), nil)
 					}
 					continue
 				}
@@ -114,7 +114,7 @@ func ParseText(text string) (Record, error) {
 		return Record{}, fmt.Errorf("%w: %v", ErrRecord, err)
 	}
 	if r.Game == "" {
-		return Record{}, fmt.Errorf(`%w: no [Game "..."] line names the game`, ErrRecord)
+		return Record{}, BadRecord(Because("why.record.no_game", `no [Game "..."] line names the game`), nil)
 	}
 	return r, nil
 }
@@ -123,11 +123,11 @@ func (r *Record) setTag(s string) error {
 	inner, ok := strings.CutSuffix(strings.TrimPrefix(s, "["), "]")
 	name, quoted, found := strings.Cut(inner, " ")
 	if !ok || !found {
-		return fmt.Errorf(`a header line looks like [Name "value"]`)
+		return Refuse(Because("why.record.header", `a header line looks like [Name "value"]`))
 	}
 	value, err := strconv.Unquote(strings.TrimSpace(quoted))
 	if err != nil {
-		return fmt.Errorf(`the value of %s must be in double quotes`, name)
+		return Refuse(Because("why.record.quotes", "the value of {name} must be in double quotes", "name", name))
 	}
 	switch name {
 	case "Game":
@@ -142,7 +142,7 @@ func (r *Record) setTag(s string) error {
 			k, v, _ := strings.Cut(o, "=")
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return fmt.Errorf("option %q is not name=number", o)
+				return Refuse(Because("why.record.option", "option {option} is not name=number", "option", strconv.Quote(o)))
 			}
 			r.Options[k] = n
 		}
@@ -154,7 +154,7 @@ func (r *Record) setTag(s string) error {
 		r.Black = value
 	case "Winner":
 		if value != "white" && value != "black" && value != "none" {
-			return fmt.Errorf(`Winner must be "white", "black" or "none"`)
+			return Refuse(Because("why.record.winner", `Winner must be "white", "black" or "none"`))
 		}
 		r.Winner = value
 	case "Reason":

@@ -88,12 +88,12 @@ func ParseMove(text string) (game.Move, error) {
 		to, ok2 := parseSpace(text[2:])
 		if ok1 && ok2 {
 			if from == to {
-				return game.Move{}, game.Malformed(text, "a stack move must leave its space")
+				return game.Move{}, game.Malformed(text, game.Because("why.dvonn.stay", "a stack move must leave its space"))
 			}
 			return stackMove(from, to), nil
 		}
 	}
-	return game.Move{}, game.Malformed(text, "want a space such as C3, two spaces such as C3D4, or PASS")
+	return game.Move{}, game.Malformed(text, game.Because("why.dvonn.not_a_move", "want a space such as C3, two spaces such as C3D4, or PASS"))
 }
 
 func isPass(s string) bool {

@@ -8,7 +8,6 @@
 package dvonn
 
 import (
-	"fmt"
 	"math/bits"
 
 	"bretter/game"
@@ -158,59 +157,68 @@ func (s *State) Play(m game.Move) error {
 	if s.over {
 		return game.AfterEnd(FormatMove(m))
 	}
-	if why := s.check(m); why != "" {
-		return game.Illegal(FormatMove(m), why)
+	if why := s.check(m); why != nil {
+		return game.Illegal(FormatMove(m), *why)
 	}
 	s.apply(m)
 	return nil
 }
 
-// check returns why m is illegal, or "".
-func (s *State) check(m game.Move) string {
+// check returns why m is illegal, or nil.
+func (s *State) check(m game.Move) *game.Reason {
+	because := func(key, text string, args ...any) *game.Reason {
+		r := game.Because(key, text, args...)
+		return &r
+	}
 	kind, from, to, ok := decode(m)
 	if !ok {
-		return "not a DVONN move"
+		return because("why.dvonn.not_dvonn", "not a DVONN move")
 	}
 	if s.ply < PlacementPlies {
 		switch {
 		case kind == kindStack:
-			return fmt.Sprintf("stacks move only after all %d pieces are placed", PlacementPlies)
+			return because("why.dvonn.still_placing", "stacks move only after all {pieces} pieces are placed", "pieces", PlacementPlies)
 		case kind == kindPass:
-			return "no passing while pieces are placed"
+			return because("why.dvonn.no_pass_placing", "no passing while pieces are placed")
 		case s.occ&(1<<to) != 0:
-			return spaceName(to) + " is occupied"
+			return because("why.dvonn.occupied", "{space} is occupied", "space", spaceName(to))
 		}
-		return ""
+		return nil
 	}
 	p := s.ToMove()
 	switch kind {
 	case kindPlace:
-		return "all pieces are placed, now stacks move"
+		return because("why.dvonn.all_placed", "all pieces are placed, now stacks move")
 	case kindPass:
 		if s.hasMove(p) {
-			return fmt.Sprintf("no passing while %s can move a stack", p)
+			if p == game.White {
+				return because("why.dvonn.no_pass_white", "no passing while white can move a stack")
+			}
+			return because("why.dvonn.no_pass_black", "no passing while black can move a stack")
 		}
-		return ""
+		return nil
 	}
 	bit := uint64(1) << from
 	switch {
 	case s.occ&bit == 0:
-		return spaceName(from) + " is empty"
+		return because("why.dvonn.empty", "{space} is empty", "space", spaceName(from))
 	case s.occ&^(s.white|s.black)&bit != 0:
-		return "a lone DVONN piece never moves"
+		return because("why.dvonn.lone_dvonn", "a lone DVONN piece never moves")
+	case s.own(p)&bit == 0 && p == game.White:
+		return because("why.dvonn.black_stack", "the stack at {space} is black's", "space", spaceName(from))
 	case s.own(p)&bit == 0:
-		return fmt.Sprintf("the stack at %s is %s's", spaceName(from), p.Other())
+		return because("why.dvonn.white_stack", "the stack at {space} is white's", "space", spaceName(from))
 	case surrounded(s.occ)&bit != 0:
-		return fmt.Sprintf("the stack at %s is surrounded", spaceName(from))
+		return because("why.dvonn.surrounded", "the stack at {space} is surrounded", "space", spaceName(from))
 	}
 	h := int(s.stack[from] & heightMask)
 	if h > maxReach || reach[h][from]&(1<<to) == 0 {
-		return fmt.Sprintf("a stack moves exactly its height (%d) in a straight line", h)
+		return because("why.dvonn.height", "a stack moves exactly its height ({height}) in a straight line", "height", h)
 	}
 	if s.occ&(1<<to) == 0 {
-		return fmt.Sprintf("a stack must land on another stack, and %s is empty", spaceName(to))
+		return because("why.dvonn.land_empty", "a stack must land on another stack, and {space} is empty", "space", spaceName(to))
 	}
-	return ""
+	return nil
 }
 
 // apply plays a move that check accepted.

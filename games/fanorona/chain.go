@@ -25,18 +25,27 @@ func targets(rest, enemy, visited uint64, p, last int) uint64 {
 	return adjacent[p] & open &^ next[p][last]
 }
 
+// dirWords are the directions of dirNames as a reason's words.
+var dirWords = [8]game.Word{
+	{Key: "why.fanorona.north", Text: "north"}, {Key: "why.fanorona.northeast", Text: "northeast"},
+	{Key: "why.fanorona.east", Text: "east"}, {Key: "why.fanorona.southeast", Text: "southeast"},
+	{Key: "why.fanorona.south", Text: "south"}, {Key: "why.fanorona.southwest", Text: "southwest"},
+	{Key: "why.fanorona.west", Text: "west"}, {Key: "why.fanorona.northwest", Text: "northwest"},
+}
+
 // whyNot says why q, the neighbour of p in direction d (or nowhere), is not
 // among the targets.
-func whyNot(visited uint64, p, last, q, d int) string {
+func whyNot(visited uint64, p, last, q, d int) *game.Reason {
 	switch {
 	case q == nowhere:
-		return "no line leads " + dirNames[d] + " from " + pointName(p)
+		return because("why.fanorona.no_line", "no line leads {direction} from {point}",
+			"direction", dirWords[d], "point", pointName(p))
 	case d == last:
-		return "a chain may not move twice in the same direction"
+		return because("why.fanorona.same_direction", "a chain may not move twice in the same direction")
 	case visited&bit(q) != 0:
-		return pointName(q) + " was already visited this turn"
+		return because("why.fanorona.visited", "{point} was already visited this turn", "point", pointName(q))
 	}
-	return pointName(q) + " is not empty"
+	return because("why.fanorona.occupied", "{point} is not empty", "point", pointName(q))
 }
 
 // captureLine is where the enemy pieces that a step from p to q in

@@ -1,7 +1,7 @@
 package fanorona
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"bretter/game"
@@ -21,35 +21,41 @@ func (s *State) ParseMove(text string) (game.Move, error) { return parseMove(tex
 func (s *State) FormatMove(m game.Move) string { return formatMove(m) }
 
 func parseMove(text string) (game.Move, error) {
-	bad := func(format string, args ...any) (game.Move, error) {
-		return game.Move{}, game.Malformed(text, fmt.Sprintf(format, args...))
+	bad := func(why game.Reason) (game.Move, error) {
+		return game.Move{}, game.Malformed(text, why)
+	}
+	tooLong := func() (game.Move, error) {
+		return bad(game.Because("why.fanorona.too_many_steps", "more than {steps} steps", "steps", maxSteps))
+	}
+	notAPoint := func(p string) (game.Move, error) {
+		return bad(game.Because("why.fanorona.not_a_point", "{text} is not a point from a1 to i5", "text", strconv.Quote(p)))
 	}
 	// A start point and 22 steps of "-xyA" at most.
 	if len(text) > 2+4*maxSteps {
-		return bad("more than %d steps", maxSteps)
+		return tooLong()
 	}
 	parts := strings.Split(text, "-")
 	p, ok := parsePoint(parts[0])
 	if !ok {
-		return bad("%q is not a point from a1 to i5", parts[0])
+		return notAPoint(parts[0])
 	}
 	steps := parts[1:]
 	switch {
 	case len(steps) == 0:
-		return bad("a turn needs at least one step, as in d2-e3")
+		return bad(game.Because("why.fanorona.no_step", "a turn needs at least one step, as in d2-e3"))
 	case len(steps) > maxSteps:
-		return bad("more than %d steps", maxSteps)
+		return tooLong()
 	}
 	paika := len(steps) == 1 && len(steps[0]) == 2
 	m := chainStart(p)
 	for i, st := range steps {
 		q, ok := parsePoint(st[:min(2, len(st))])
 		if !ok {
-			return bad("%q is not a point from a1 to i5", st[:min(2, len(st))])
+			return notAPoint(st[:min(2, len(st))])
 		}
 		d := direction(p, q)
 		if d == noDir {
-			return bad("%s and %s are not neighbours on a line", pointName(p), pointName(q))
+			return bad(game.Because("why.fanorona.not_neighbours", "{from} and {to} are not neighbours on a line", "from", pointName(p), "to", pointName(q)))
 		}
 		if paika {
 			return paikaMove(p, d), nil
@@ -57,9 +63,9 @@ func parseMove(text string) (game.Move, error) {
 		mark := st[2:]
 		if mark != "A" && mark != "W" {
 			if len(mark) == 0 {
-				return bad("step %s-%s of a capture chain needs A (approach) or W (withdrawal)", pointName(p), pointName(q))
+				return bad(game.Because("why.fanorona.no_mark", "step {step} of a capture chain needs A (approach) or W (withdrawal)", "step", pointName(p)+"-"+pointName(q)))
 			}
-			return bad("%q is not A (approach) or W (withdrawal)", mark)
+			return bad(game.Because("why.fanorona.bad_mark", "{text} is not A (approach) or W (withdrawal)", "text", strconv.Quote(mark)))
 		}
 		m = addStep(m, i, d, mark == "W")
 		p = q

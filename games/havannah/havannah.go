@@ -159,10 +159,10 @@ func (s *State) Play(m game.Move) error {
 	}
 	if m == swapMove {
 		if !s.swapRule {
-			return game.Illegal("swap", "this game is played without the swap rule")
+			return game.Illegal("swap", game.Because("why.havannah.no_swap_rule", "this game is played without the swap rule"))
 		}
 		if s.ply != 1 {
-			return game.Illegal("swap", "swap is only allowed as the second move")
+			return game.Illegal("swap", game.Because("why.havannah.swap_second", "swap is only allowed as the second move"))
 		}
 		// After one move the last stone is the first.
 		s.cell[s.last] = black
@@ -172,10 +172,10 @@ func (s *State) Play(m game.Move) error {
 	}
 	c, ok := s.cellOf(m)
 	if !ok {
-		return game.Illegal(s.FormatMove(m), "not a cell of this board")
+		return game.Illegal(s.FormatMove(m), game.Because("why.havannah.off_board", "not a cell of this board"))
 	}
 	if s.cell[c] != empty {
-		return game.Illegal(s.name(c), "the cell is taken")
+		return game.Illegal(s.name(c), game.Because("why.havannah.taken", "the cell is taken"))
 	}
 	s.place(c)
 	return nil

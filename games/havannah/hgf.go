@@ -41,14 +41,14 @@ func ParseHGF(text string) (Record, error) {
 	rec := Record{Winner: game.Nobody}
 	root := nodes[0]
 	if len(root) == 0 {
-		return Record{}, fmt.Errorf("%w: the record has no header", game.ErrRecord)
+		return Record{}, game.BadRecord(game.Because("why.hgf.no_header", "the record has no header"), nil)
 	}
 	for _, p := range root {
 		switch p.key {
 		case "SZ":
 			rec.Size, err = strconv.Atoi(p.value)
 			if err != nil || rec.Size < MinSize || rec.Size > MaxSize {
-				return Record{}, fmt.Errorf("%w: board side SZ[%s] must be a number from %d to %d", game.ErrRecord, p.value, MinSize, MaxSize)
+				return Record{}, game.BadRecord(game.Because("why.hgf.size", "board side SZ[{value}] must be a number from {min} to {max}", "value", p.value, "min", MinSize, "max", MaxSize), nil)
 			}
 		case "PB":
 			rec.White = p.value
@@ -59,7 +59,7 @@ func ParseHGF(text string) (Record, error) {
 		case "EV":
 			rec.Event = p.value
 		case "W", "B":
-			return Record{}, fmt.Errorf("%w: a move in the header: %s[%s]", game.ErrRecord, p.key, p.value)
+			return Record{}, game.BadRecord(game.Because("why.hgf.move_in_header", "a move in the header: {move}", "move", p.key+"["+p.value+"]"), nil)
 		case "RE":
 			switch strings.ToUpper(strings.TrimSpace(p.value)) {
 			case "B":
@@ -72,22 +72,22 @@ func ParseHGF(text string) (Record, error) {
 		}
 	}
 	if rec.Size == 0 {
-		return Record{}, fmt.Errorf("%w: the record has no board side (SZ)", game.ErrRecord)
+		return Record{}, game.BadRecord(game.Because("why.hgf.no_size", "the record has no board side (SZ)"), nil)
 	}
 	s, _ := New(rec.Size, true)
 	for i, node := range nodes[1:] {
 		ply := i + 1
 		if len(node) != 1 || (node[0].key != "W" && node[0].key != "B") {
-			return Record{}, fmt.Errorf("%w: move %d is not a single W[...] or B[...]", game.ErrRecord, ply)
+			return Record{}, game.BadRecord(game.Because("why.hgf.not_a_move", "move {ply} is not a single W[...] or B[...]", "ply", ply), nil)
 		}
 		p := node[0]
 		if want := "WB"[i%2 : i%2+1]; p.key != want {
-			return Record{}, fmt.Errorf("%w: move %d is labelled %s but it is %s's turn", game.ErrRecord, ply, p.key, want)
+			return Record{}, game.BadRecord(game.Because("why.hgf.wrong_label", "move {ply} is labelled {label} but it is {want}'s turn", "ply", ply, "label", p.key, "want", want), nil)
 		}
 		text := strings.ToLower(strings.TrimSpace(p.value))
 		if text == "resign" {
 			if ply != len(nodes)-1 {
-				return Record{}, fmt.Errorf("%w: move %d resigns but more moves follow", game.ErrRecord, ply)
+				return Record{}, game.BadRecord(game.Because("why.record.resign_not_last", "move {ply} resigns but more moves follow", "ply", ply), nil)
 			}
 			rec.Moves = append(rec.Moves, "resign")
 			break
@@ -97,7 +97,7 @@ func ParseHGF(text string) (Record, error) {
 			err = s.Play(m)
 		}
 		if err != nil {
-			return Record{}, fmt.Errorf("%w: move %d %s[%s]: %w", game.ErrRecord, ply, p.key, p.value, err)
+			return Record{}, game.BadRecord(game.Because("why.record.move", "move {ply} {move}", "ply", ply, "move", p.key+"["+p.value+"]"), err)
 		}
 		rec.Moves = append(rec.Moves, s.FormatMove(m))
 	}
@@ -168,7 +168,7 @@ type property struct{ key, value string }
 func parseSGF(text string) ([][]property, error) {
 	text = strings.TrimSpace(text)
 	if !strings.HasPrefix(text, "(") || !strings.HasSuffix(text, ")") {
-		return nil, fmt.Errorf("%w: a record starts with ( and ends with )", game.ErrRecord)
+		return nil, game.BadRecord(game.Because("why.hgf.parentheses", "a record starts with ( and ends with )"), nil)
 	}
 	text = text[1 : len(text)-1]
 	var nodes [][]property
@@ -180,7 +180,7 @@ func parseSGF(text string) ([][]property, error) {
 	}
 	for skip(); i < len(text); skip() {
 		if text[i] != ';' {
-			return nil, fmt.Errorf("%w: expected ; at character %d", game.ErrRecord, i+2)
+			return nil, game.BadRecord(game.Because("why.hgf.semicolon", "expected ; at character {at}", "at", i+2), nil)
 		}
 		i++
 		var node []property
@@ -191,7 +191,7 @@ func parseSGF(text string) ([][]property, error) {
 			}
 			key := text[start:i]
 			if key == "" || i >= len(text) || text[i] != '[' {
-				return nil, fmt.Errorf("%w: expected a property like SZ[8] at character %d", game.ErrRecord, start+2)
+				return nil, game.BadRecord(game.Because("why.hgf.property", "expected a property like SZ[8] at character {at}", "at", start+2), nil)
 			}
 			// A property may carry several values; .hgf files use one.
 			for i < len(text) && text[i] == '[' {
@@ -205,7 +205,7 @@ func parseSGF(text string) ([][]property, error) {
 					i++
 				}
 				if i >= len(text) {
-					return nil, fmt.Errorf("%w: property %s is not closed with ]", game.ErrRecord, key)
+					return nil, game.BadRecord(game.Because("why.hgf.unclosed", "property {key} is not closed with ]", "key", key), nil)
 				}
 				i++
 				node = append(node, property{key, v.String()})
@@ -215,7 +215,7 @@ func parseSGF(text string) ([][]property, error) {
 		nodes = append(nodes, node)
 	}
 	if len(nodes) == 0 {
-		return nil, fmt.Errorf("%w: the record is empty", game.ErrRecord)
+		return nil, game.BadRecord(game.Because("why.record.empty", "the record is empty"), nil)
 	}
 	return nodes, nil
 }

@@ -25,7 +25,7 @@ func (s *State) ParseMove(text string) (game.Move, error) {
 	}
 	n := s.geo.size
 	if r > 2*n-2 || c > 2*n-2 || abs(r-c) > n-1 {
-		return game.Move{}, game.Malformed(text, fmt.Sprintf("not on a board of side %d", n))
+		return game.Move{}, game.Malformed(text, game.Because("why.havannah.not_on_board", "not on a board of side {side}", "side", n))
 	}
 	return game.Move{A: uint64(index(r, c))}, nil
 }
@@ -44,7 +44,7 @@ func parseCell(text string) (r, c int, err error) {
 }
 
 func notACell(text string) error {
-	return game.Malformed(text, "not a cell (a letter and a number, like e5)")
+	return game.Malformed(text, game.Because("why.havannah.not_a_cell", "not a cell (a letter and a number, like e5)"))
 }
 
 func (s *State) FormatMove(m game.Move) string {

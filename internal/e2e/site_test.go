@@ -226,6 +226,19 @@ func TestImportRecord(t *testing.T) {
 		bt.Screenshot(t, p, "import-fanorona")
 		t.Fatalf("%d moves wrap or stand apart from their numbers", offside)
 	}
+
+	// In German the refusal is German throughout: where, the kind of
+	// refusal and why.
+	must(t, bt.Navigate(p, srv.URL+"/import?lang=de"))
+	waitFor(t, p, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
+	for record, want := range map[string]string{
+		bad:                             "Diese Partie lässt sich nicht zeigen: Zug 3 W[E5]: unerlaubter Zug e5: das Feld ist besetzt",
+		"[Game \"fanorona\"]\n1. a2-z9": `Zug 1 (a2-z9): falsch geschriebener Zug "a2-z9": "z9" ist kein Punkt von a1 bis i5`,
+	} {
+		setValue(t, p, "#record-text", record)
+		must(t, bt.Click(p, `#import-form button[type=submit]`))
+		must(t, bt.WaitText(p, "#import-error", want))
+	}
 }
 
 // longFanoronaRecord is a record of random Fanorona play up to its first

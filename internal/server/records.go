@@ -1,9 +1,9 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"bretter/game"
@@ -145,19 +145,22 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec, engine, err := s.parseRecord(req.Text)
+	if err == nil {
+		rec.Options, err = engine.Resolve(rec.Options)
+	}
 	if err != nil {
-		writeError(w, refuse(http.StatusUnprocessableEntity, "bad_record", "%v", err))
+		writeRefusedRecord(w, err, 0)
 		return
 	}
-	opts, err := engine.Resolve(rec.Options)
-	if err != nil {
-		writeError(w, refuse(http.StatusUnprocessableEntity, "bad_record", "%v", err))
-		return
-	}
+	opts := rec.Options
 	list, ply, err := positions(engine, opts, rec.Moves)
+	if err != nil && ply == 0 {
+		writeRefusedRecord(w, err, 0)
+		return
+	}
 	if err != nil {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
-			"error": fmt.Sprintf("move %d (%s): %v", ply, rec.Moves[ply-1], err), "code": "bad_record", "ply": ply})
+		at := game.Because("why.import.move", "move {ply} ({move})", "ply", ply, "move", rec.Moves[ply-1])
+		writeRefusedRecord(w, &game.Refusal{Reason: at, Cause: err}, ply)
 		return
 	}
 	if rec.Reason == "" {
@@ -174,12 +177,34 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// writeRefusedRecord answers a record refused for err, at move ply if it
+// is not 0. Besides the English message the answer has err's reasons, to
+// be put into the reader's language, when every part of err has one.
+func writeRefusedRecord(w http.ResponseWriter, err error, ply int) {
+	answer := map[string]any{"error": err.Error(), "code": "bad_record"}
+	if ply > 0 {
+		answer["ply"] = ply
+	}
+	if reasons, ok := game.Reasons(err); ok {
+		list := make([]map[string]any, len(reasons))
+		for i, r := range reasons {
+			args := make([]map[string]string, len(r.Args))
+			for j, a := range r.Args {
+				args[j] = map[string]string{"name": a.Name, "value": a.Value, "key": a.Key}
+			}
+			list[i] = map[string]any{"key": r.Key, "args": args}
+		}
+		answer["reasons"] = list
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, answer)
+}
+
 // parseRecord tells the format by its first character: "(" for the SGF
 // family (.hgf), "[" for the text format.
 func (s *Server) parseRecord(text string) (game.Record, game.Game, error) {
 	text = strings.TrimSpace(strings.TrimPrefix(text, "\ufeff"))
 	if text == "" {
-		return game.Record{}, game.Game{}, errors.New("the record is empty")
+		return game.Record{}, game.Game{}, game.BadRecord(game.Because("why.record.empty", "the record is empty"), nil)
 	}
 	if text[0] == '[' {
 		rec, err := game.ParseText(text)
@@ -188,7 +213,7 @@ func (s *Server) parseRecord(text string) (game.Record, game.Game, error) {
 		}
 		engine, ok := s.games[rec.Game]
 		if !ok {
-			return rec, game.Game{}, fmt.Errorf("unknown game %q", rec.Game)
+			return rec, game.Game{}, game.BadRecord(game.Because("why.record.unknown_game", "unknown game {game}", "game", strconv.Quote(rec.Game)), nil)
 		}
 		return rec, engine, nil
 	}
@@ -206,7 +231,7 @@ func (s *Server) parseRecord(text string) (game.Record, game.Game, error) {
 		}
 	}
 	if firstErr == nil {
-		firstErr = errors.New("this is not a record the site knows")
+		firstErr = game.BadRecord(game.Because("why.record.unknown_format", "this is not a record the site knows"), nil)
 	}
 	return game.Record{}, game.Game{}, firstErr
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,23 +82,51 @@ func TestPositionsAndRecords(t *testing.T) {
 
 func TestImportErrors(t *testing.T) {
 	ts := newTestServer(t)
-	for _, tt := range []struct{ text, want string }{
-		{"", "the record is empty"},
-		{"hello", "starts with ("},
-		{"[Game \"chess\"]\n1. e4", `unknown game "chess"`},
-		{"[Game \"havannah\"]\n[Options \"size=12\"]", "option size must be between 4 and 10"},
-		{"[Game \"dvonn\"]\n1. F5\n2. F5", "move 2 (F5): illegal move F5: F5 is occupied"},
-		{"[Game \"fanorona\"]\n1. d2-e3", "move 1 (d2-e3): illegal move d2-e3: capture is compulsory"},
-		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move h3: the cell is taken"},
+	// Each refusal has, besides its English, the reasons to put into the
+	// reader's language: where, then what.
+	for _, tt := range []struct {
+		text, want string
+		reasons    []string
+	}{
+		{"", "the record is empty", []string{"why.record.empty"}},
+		{"hello", "starts with (", []string{"why.hgf.parentheses"}},
+		{"[Game \"chess\"]\n1. e4", `unknown game "chess"`, []string{"why.record.unknown_game"}},
+		{"[Game \"havannah\"]\n[Options \"size=12\"]", "option size must be between 4 and 10", []string{"why.option.range"}},
+		{"[Game \"havannah\"]\n[Winner \"red\"]", `line 2: Winner must be "white"`, []string{"why.record.line", "why.record.winner"}},
+		{"[Game \"dvonn\"]\n1. F5\n2. F5", "move 2 (F5): illegal move F5: F5 is occupied", []string{"why.import.move", "why.illegal_move", "why.dvonn.occupied"}},
+		{"[Game \"fanorona\"]\n1. d2-e3", "move 1 (d2-e3): illegal move d2-e3: capture is compulsory", []string{"why.import.move", "why.illegal_move", "why.fanorona.must_capture"}},
+		{"[Game \"fanorona\"]\n1. d2-e9", `move 1 (d2-e9): malformed move "d2-e9": "e9" is not a point`, []string{"why.import.move", "why.malformed_move", "why.fanorona.not_a_point"}},
+		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move h3: the cell is taken", []string{"why.record.move", "why.illegal_move", "why.havannah.taken"}},
 	} {
 		var e struct {
 			Error, Code string
 			Ply         int
+			Reasons     []struct {
+				Key  string
+				Args []struct{ Name, Value, Key string }
+			}
 		}
 		code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": tt.text}, &e)
 		if code != http.StatusUnprocessableEntity || e.Code != "bad_record" || !strings.Contains(e.Error, tt.want) {
 			t.Errorf("import %q: %d %+v, want %q", tt.text, code, e, tt.want)
 		}
+		var keys []string
+		for _, r := range e.Reasons {
+			keys = append(keys, r.Key)
+		}
+		if !slices.Equal(keys, tt.reasons) {
+			t.Errorf("import %q: reasons %v, want %v", tt.text, keys, tt.reasons)
+		}
+	}
+	// A word in a reason names its own message.
+	var e struct {
+		Reasons []struct {
+			Args []struct{ Name, Value, Key string }
+		}
+	}
+	ts.call(t, "POST", "/api/records", "", map[string]string{"text": "[Game \"havannah\"]\n[Options \"size=12\"]"}, &e)
+	if len(e.Reasons) != 1 || len(e.Reasons[0].Args) != 4 || e.Reasons[0].Args[0] != (struct{ Name, Value, Key string }{"option", "size", "option.size"}) {
+		t.Errorf("the reasons of a bad option: %+v", e.Reasons)
 	}
 	big := `{"text":"` + strings.Repeat("x", maxRecord) + `"}`
 	if code := ts.call(t, "POST", "/api/records", "", big, nil); code != http.StatusRequestEntityTooLarge {

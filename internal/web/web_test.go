@@ -180,6 +180,7 @@ var uncounted = map[string]bool{
 	"replay.viewing":            true, // "move 3 of 25"
 	"result.score":              true,
 	"result.score_draw":         true,
+	"why.dvonn.height":          true, // "(3)": the height, apart from the words
 }
 
 // Every counted message takes, for each number, the form the CLDR rules
