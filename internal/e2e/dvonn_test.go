@@ -139,6 +139,12 @@ func TestDVONNWholeGame(t *testing.T) {
 		}
 		must(t, bt.WaitText(page, "#summary", fmt.Sprintf("Score: White %d, Black %d.", w, b)))
 	}
+	// Stepping back, the summary speaks of the position on the board.
+	must(t, bt.Click(alice, `#moves button[data-ply="3"]`))
+	must(t, bt.WaitText(alice, "#replay-banner", "Viewing move 3"))
+	must(t, bt.WaitText(alice, "#summary", "Still to place: 23 white, 23 black."))
+	must(t, bt.Click(alice, `#replay button[data-step="last"]`))
+	must(t, bt.WaitText(alice, "#summary", fmt.Sprintf("Score: White %d, Black %d.", w, b)))
 	checkLabels(t, bob, s)
 	bt.Screenshot(t, alice, "dvonn-desktop-end")
 	bt.Screenshot(t, bob, "dvonn-phone-end")

@@ -455,7 +455,23 @@ async function showAt(k) {
   }
   if (page.replay.viewing() !== k || !page.past.positions[k]) return; // moved on meanwhile
   page.board.update({ view: page.past.positions[k].view, legal: [] });
+  renderSummary(k);
   markViewed(k);
+}
+
+// renderSummary puts up the board's summary (a score, the pieces left) of
+// the position after k moves, or of the live game for null: stepping back,
+// it speaks of the position on the board.
+function renderSummary(k) {
+  let s = page.state;
+  if (k !== null) {
+    const past = page.past.version === page.version && page.past.positions[k];
+    if (!past) return; // showAt puts it up once it has the position
+    s = { ...s, view: past.view, events: s.events.filter((e) => e.kind === 'move').slice(0, k) };
+  }
+  const summary = page.mod.summary ? page.mod.summary(s, t) : '';
+  $('summary').textContent = summary;
+  $('summary').hidden = !summary;
 }
 
 function markViewed(k) {
@@ -478,9 +494,7 @@ function render() {
   document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
   const size = (page.state.options || {}).size;
   $('game-options').textContent = size ? `· ${t('option.size')} ${size}` : '';
-  const summary = page.mod.summary ? page.mod.summary(page.state, t) : '';
-  $('summary').textContent = summary;
-  $('summary').hidden = !summary;
+  renderSummary(viewing);
   // Once the friend has joined, the invitation is used up; once the game
   // is over, there is no move to type.
   if (page.state.status !== 'waiting') $('invite')?.remove();
