@@ -49,6 +49,19 @@ func TestBoardKeyboardFocus(t *testing.T) {
 	waitStatus(t, alice, "Your turn")
 	press(t, alice, kb.Tab)
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a3", "the cell after the one played")
+	// The arrow keys go to the nearest cell she may play in their
+	// direction, over the taken ones.
+	press(t, alice, kb.ArrowLeft)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a1", "ArrowLeft from a3, over a2")
+	press(t, alice, kb.ArrowRight)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a3", "ArrowRight from a1, over a2")
+	press(t, alice, kb.ArrowDown)
+	waitFor(t, alice, `document.activeElement.dataset.cell`, "b3", "ArrowDown from a3 to a neighbour in row b")
+	press(t, alice, kb.ArrowUp)
+	waitFor(t, alice, `document.activeElement.dataset.cell?.[0] ?? ""`, "a", "ArrowUp back to row a")
+	if y, _ := bt.Eval[float64](alice, `window.scrollY`); y != 0 {
+		t.Fatalf("the arrow keys scrolled the page to %.0f", y)
+	}
 	if s := apiState(t, srv, id); len(s.Moves) != 2 {
 		t.Fatalf("moves %v", s.Moves)
 	}
@@ -83,6 +96,19 @@ func TestBoardKeyboardFocus(t *testing.T) {
 		}
 		if focused != want {
 			t.Fatalf("Tab %d of %d movable pieces reached %s, want %s", k+1, movable, focused, want)
+		}
+	}
+	// The arrow keys go from a movable piece to another, never to a point
+	// that cannot be chosen.
+	_, err = bt.Eval[bool](carol, `(document.querySelector('#board .pt.movable').focus(), true)`)
+	must(t, err)
+	for _, key := range []string{kb.ArrowRight, kb.ArrowLeft, kb.ArrowDown, kb.ArrowUp} {
+		before, _ := bt.Eval[string](carol, `document.activeElement.dataset.cell`)
+		press(t, carol, key)
+		after, err := bt.Eval[string](carol, `document.activeElement.classList.contains("movable") ? document.activeElement.dataset.cell : "not a movable piece"`)
+		must(t, err)
+		if after == "not a movable piece" {
+			t.Fatalf("an arrow key went from %s to %s", before, after)
 		}
 	}
 }
