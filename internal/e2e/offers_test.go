@@ -144,3 +144,21 @@ func TestTakebackNotices(t *testing.T) {
 		t.Fatalf("moves after the takeback: %v", s.Moves)
 	}
 }
+
+// Calling a game off ends it for both at once, so the page asks first; a
+// no leaves the game as it was.
+func TestCallTheGameOffAsksFirst(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	id := startPair(t, srv, alice, bob, "4")
+	must(t, bt.Click(alice, "#actions button.abort"))
+	must(t, bt.WaitText(alice, "#confirm-text", "Call this game off?"))
+	must(t, bt.Click(alice, `#confirm button[value=no]`))
+	waitFor(t, alice, `document.getElementById("confirm").open`, false, "the question put away")
+	if s := apiState(t, srv, id); s.Status != "playing" {
+		t.Fatalf("after a no the game is %s", s.Status)
+	}
+	must(t, bt.Click(alice, "#actions button.abort"))
+	must(t, bt.Click(alice, `#confirm button[value=yes]`))
+	waitStatus(t, bob, "The game was called off before it began.")
+}

@@ -48,7 +48,12 @@ export function createActions({ t, page, send, play, colourName, notice }) {
     const offer = page.state.offer;
     const ask = (kind) => () => send({ type: 'offer', id: page.nextMessage++, kind });
     const moved = new Set(page.state.events.filter((e) => e.kind === 'move').map((e) => e.seat));
-    if (moved.size < 2) box.append(button(t('actions.abort'), 'abort', ask('abort')));
+    // Calling the game off ends it at once, for the friend too: ask first.
+    if (moved.size < 2) {
+      box.append(button(t('actions.abort'), 'abort', async () => {
+        if (await confirmDialog(t('actions.abort_confirm'))) ask('abort')();
+      }));
+    }
     if (page.state.status !== 'playing') return;
     if (offer && offer.by !== me) {
       const p = document.createElement('p');
