@@ -50,7 +50,10 @@ func TestBoardKeyboardFocus(t *testing.T) {
 	press(t, alice, kb.Tab)
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a3", "the cell after the one played")
 	// The arrow keys go to the nearest cell she may play in their
-	// direction, over the taken ones.
+	// direction, over the taken ones; the board says so to a screen
+	// reader.
+	waitFor(t, alice, `document.querySelector('#board svg[role="group"]').getAttribute("aria-description") ?? ""`,
+		"The arrow keys go between what you can choose; Enter or Space chooses.", "the board's description")
 	press(t, alice, kb.ArrowLeft)
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a1", "ArrowLeft from a3, over a2")
 	press(t, alice, kb.ArrowRight)

@@ -1,5 +1,6 @@
 // The arrow keys on a board, for a player: a watcher has nothing to
 // choose, and their page never loads this.
+import { t } from '../i18n.js';
 
 // ARROWS are the arrow keys' directions on the screen.
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -9,6 +10,8 @@ const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], Arrow
 // (turned round or not), so that a board of a hundred cells is not a
 // hundred presses of Tab. The same for hexagons, stacks and points.
 export function arrowKeys(root) {
+  // Said when the focus enters the board, where the keys are not seen.
+  root.querySelector('svg[role="group"]')?.setAttribute('aria-description', t('board.keys'));
   root.addEventListener('keydown', (e) => {
     const dir = ARROWS[e.key];
     const from = e.target.closest?.('[data-cell]');
