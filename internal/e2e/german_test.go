@@ -3,6 +3,8 @@ package e2e
 import (
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	bt "bretter/internal/browsertest"
 )
 
@@ -33,13 +35,26 @@ func TestGermanPanelFits(t *testing.T) {
 		const bar = document.querySelector(".player-bar .bar-clock.white")?.textContent;
 		const out = [];
 		if (panel !== "Zug bis " + long && panel !== "Zug bis " + long1) out.push("panel " + panel + ", want Zug bis " + long);
-		if (bar !== "Zug bis " + short && bar !== "Zug bis " + short1) out.push("bar " + bar + ", want Zug bis " + short);
+		if (bar !== "bis " + short && bar !== "bis " + short1) out.push("bar " + bar + ", want bis " + short);
 		if (document.querySelector("#clocks .black .due")) out.push("Black, not to move, has a due moment");
 		return out;
 	})()`)
 	must(t, err)
 	if len(due) > 0 {
 		t.Fatalf("the due moment of a slow game's move: %q", due)
+	}
+	// On a phone the bar beside the board has room for it (the name
+	// gives way).
+	must(t, chromedp.Do(bob, chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))))
+	waitFor(t, bob, `document.querySelector(".player-bar .bar-clock.white")?.textContent.startsWith("bis ") ?? false`, true, "the due moment in Black's bar")
+	cramped, err := bt.Eval[[]string](bob, `[...document.querySelectorAll(".player-bar")].filter((bar) => {
+		const clock = bar.querySelector(".bar-clock").getBoundingClientRect(), r = bar.getBoundingClientRect();
+		return bar.scrollWidth > bar.clientWidth || clock.right > r.right || clock.height > 1.6 * parseFloat(getComputedStyle(bar).fontSize) * 1.2;
+	}).map((bar) => bar.textContent)`)
+	must(t, err)
+	bt.Screenshot(t, bob, "german-phone-slow")
+	if len(cramped) > 0 {
+		t.Fatalf("bars with no room for their clock: %q", cramped)
 	}
 	must(t, bt.Click(alice, "#settings summary"))
 	must(t, bt.Click(alice, "#share summary"))

@@ -131,7 +131,7 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
   // moment it is due.
   function barText(seat, ms) {
     const due = dueAt(seat, ms);
-    return due ? t('clock.due', { when: dueShort.format(due) }) : format(ms);
+    return due ? t('clock.due_short', { when: dueShort.format(due) }) : format(ms);
   }
 
   // text is a seat's clock as the bar shows it now, or '' without a clock.
