@@ -99,8 +99,9 @@ func BadRecord(why Reason, cause error) error {
 
 // Reasons lists the reasons of the refusal err, from the outermost to
 // the one that started it, each after its kind where the kind is worth
-// saying ("illegal move d4", then "the cell is taken"), and reports whether err is a refusal whose
-// causes are all refusals, so that the list says all err says.
+// saying ("illegal move d4", then "the cell is taken"). It reports whether
+// err is a refusal whose causes are all refusals, so that the list says
+// all that err says.
 func Reasons(err error) ([]Reason, bool) {
 	var out []Reason
 	for err != nil {

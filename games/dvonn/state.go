@@ -157,68 +157,64 @@ func (s *State) Play(m game.Move) error {
 	if s.over {
 		return game.AfterEnd(FormatMove(m))
 	}
-	if why := s.check(m); why != nil {
-		return game.Illegal(FormatMove(m), *why)
+	if why := s.check(m); why.Key != "" {
+		return game.Illegal(FormatMove(m), why)
 	}
 	s.apply(m)
 	return nil
 }
 
-// check returns why m is illegal, or nil.
-func (s *State) check(m game.Move) *game.Reason {
-	because := func(key, text string, args ...any) *game.Reason {
-		r := game.Because(key, text, args...)
-		return &r
-	}
+// check returns why m is illegal, or no reason (an empty Key).
+func (s *State) check(m game.Move) game.Reason {
 	kind, from, to, ok := decode(m)
 	if !ok {
-		return because("why.dvonn.not_dvonn", "not a DVONN move")
+		return game.Because("why.dvonn.not_dvonn", "not a DVONN move")
 	}
 	if s.ply < PlacementPlies {
 		switch {
 		case kind == kindStack:
-			return because("why.dvonn.still_placing", "stacks move only after all {pieces} pieces are placed", "pieces", PlacementPlies)
+			return game.Because("why.dvonn.still_placing", "stacks move only after all {pieces} pieces are placed", "pieces", PlacementPlies)
 		case kind == kindPass:
-			return because("why.dvonn.no_pass_placing", "no passing while pieces are placed")
+			return game.Because("why.dvonn.no_pass_placing", "no passing while pieces are placed")
 		case s.occ&(1<<to) != 0:
-			return because("why.dvonn.occupied", "{space} is occupied", "space", spaceName(to))
+			return game.Because("why.dvonn.occupied", "{space} is occupied", "space", spaceName(to))
 		}
-		return nil
+		return game.Reason{}
 	}
 	p := s.ToMove()
 	switch kind {
 	case kindPlace:
-		return because("why.dvonn.all_placed", "all pieces are placed, now stacks move")
+		return game.Because("why.dvonn.all_placed", "all pieces are placed, now stacks move")
 	case kindPass:
 		if s.hasMove(p) {
 			if p == game.White {
-				return because("why.dvonn.no_pass_white", "no passing while white can move a stack")
+				return game.Because("why.dvonn.no_pass_white", "no passing while white can move a stack")
 			}
-			return because("why.dvonn.no_pass_black", "no passing while black can move a stack")
+			return game.Because("why.dvonn.no_pass_black", "no passing while black can move a stack")
 		}
-		return nil
+		return game.Reason{}
 	}
 	bit := uint64(1) << from
 	switch {
 	case s.occ&bit == 0:
-		return because("why.dvonn.empty", "{space} is empty", "space", spaceName(from))
+		return game.Because("why.dvonn.empty", "{space} is empty", "space", spaceName(from))
 	case s.occ&^(s.white|s.black)&bit != 0:
-		return because("why.dvonn.lone_dvonn", "a lone DVONN piece never moves")
+		return game.Because("why.dvonn.lone_dvonn", "a lone DVONN piece never moves")
 	case s.own(p)&bit == 0 && p == game.White:
-		return because("why.dvonn.black_stack", "the stack at {space} is black's", "space", spaceName(from))
+		return game.Because("why.dvonn.black_stack", "the stack at {space} is black's", "space", spaceName(from))
 	case s.own(p)&bit == 0:
-		return because("why.dvonn.white_stack", "the stack at {space} is white's", "space", spaceName(from))
+		return game.Because("why.dvonn.white_stack", "the stack at {space} is white's", "space", spaceName(from))
 	case surrounded(s.occ)&bit != 0:
-		return because("why.dvonn.surrounded", "the stack at {space} is surrounded", "space", spaceName(from))
+		return game.Because("why.dvonn.surrounded", "the stack at {space} is surrounded", "space", spaceName(from))
 	}
 	h := int(s.stack[from] & heightMask)
 	if h > maxReach || reach[h][from]&(1<<to) == 0 {
-		return because("why.dvonn.height", "a stack moves exactly its height ({height}) in a straight line", "height", h)
+		return game.Because("why.dvonn.height", "a stack moves exactly its height ({height}) in a straight line", "height", h)
 	}
 	if s.occ&(1<<to) == 0 {
-		return because("why.dvonn.land_empty", "a stack must land on another stack, and {space} is empty", "space", spaceName(to))
+		return game.Because("why.dvonn.land_empty", "a stack must land on another stack, and {space} is empty", "space", spaceName(to))
 	}
-	return nil
+	return game.Reason{}
 }
 
 // apply plays a move that check accepted.

@@ -35,17 +35,17 @@ var dirWords = [8]game.Word{
 
 // whyNot says why q, the neighbour of p in direction d (or nowhere), is not
 // among the targets.
-func whyNot(visited uint64, p, last, q, d int) *game.Reason {
+func whyNot(visited uint64, p, last, q, d int) game.Reason {
 	switch {
 	case q == nowhere:
-		return because("why.fanorona.no_line", "no line leads {direction} from {point}",
+		return game.Because("why.fanorona.no_line", "no line leads {direction} from {point}",
 			"direction", dirWords[d], "point", pointName(p))
 	case d == last:
-		return because("why.fanorona.same_direction", "a chain may not move twice in the same direction")
+		return game.Because("why.fanorona.same_direction", "a chain may not move twice in the same direction")
 	case visited&bit(q) != 0:
-		return because("why.fanorona.visited", "{point} was already visited this turn", "point", pointName(q))
+		return game.Because("why.fanorona.visited", "{point} was already visited this turn", "point", pointName(q))
 	}
-	return because("why.fanorona.occupied", "{point} is not empty", "point", pointName(q))
+	return game.Because("why.fanorona.occupied", "{point} is not empty", "point", pointName(q))
 }
 
 // captureLine is where the enemy pieces that a step from p to q in

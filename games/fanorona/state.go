@@ -128,8 +128,8 @@ func (s *State) Play(m game.Move) error {
 	}
 	own, enemy := s.pieces[s.toMove], s.pieces[s.toMove.Other()]
 	newOwn, captured, reason := check(m, s.toMove, own, enemy)
-	if reason != nil {
-		return game.Illegal(s.FormatMove(m), *reason)
+	if reason.Key != "" {
+		return game.Illegal(s.FormatMove(m), reason)
 	}
 	s.pieces[s.toMove] = newOwn
 	s.pieces[s.toMove.Other()] = enemy &^ captured
@@ -159,25 +159,19 @@ func (s *State) settle() {
 	}
 }
 
-// because is a reason for check and whyNot to give.
-func because(key, text string, args ...any) *game.Reason {
-	r := game.Because(key, text, args...)
-	return &r
-}
-
 // check follows turn m of side, whose pieces are own, against enemy, by
 // the rules in chain.go. It returns own's pieces after the turn and the enemy
 // pieces captured, or why m is not legal.
-func check(m game.Move, side game.Player, own, enemy uint64) (newOwn, captured uint64, reason *game.Reason) {
+func check(m game.Move, side game.Player, own, enemy uint64) (newOwn, captured uint64, reason game.Reason) {
 	if !wellFormed(m) {
-		return 0, 0, because("why.fanorona.not_a_turn", "not a well-formed fanorona turn")
+		return 0, 0, game.Because("why.fanorona.not_a_turn", "not a well-formed fanorona turn")
 	}
 	p := moveStart(m)
 	if own&bit(p) == 0 {
 		if side == game.White {
-			return 0, 0, because("why.fanorona.no_white_piece", "there is no white piece on {point}", "point", pointName(p))
+			return 0, 0, game.Because("why.fanorona.no_white_piece", "there is no white piece on {point}", "point", pointName(p))
 		}
-		return 0, 0, because("why.fanorona.no_black_piece", "there is no black piece on {point}", "point", pointName(p))
+		return 0, 0, game.Because("why.fanorona.no_black_piece", "there is no black piece on {point}", "point", pointName(p))
 	}
 	rest, visited, last := own&^bit(p), bit(p), noDir
 	for i := range moveLen(m) {
@@ -188,22 +182,22 @@ func check(m game.Move, side game.Player, own, enemy uint64) (newOwn, captured u
 		}
 		if isPaika(m) {
 			if captureMovers(own, enemy) != 0 {
-				return 0, 0, because("why.fanorona.must_capture", "capture is compulsory: a paika is not allowed")
+				return 0, 0, game.Because("why.fanorona.must_capture", "capture is compulsory: a paika is not allowed")
 			}
-			return rest | bit(q), 0, nil
+			return rest | bit(q), 0, game.Reason{}
 		}
 		at, dir := captureLine(p, q, d, withdraw)
 		took := line(at, dir, enemy)
 		if took == 0 {
 			if withdraw {
-				return 0, 0, because("why.fanorona.no_withdrawal", "{step} captures nothing by withdrawal", "step", pointName(p)+"-"+pointName(q))
+				return 0, 0, game.Because("why.fanorona.no_withdrawal", "{step} captures nothing by withdrawal", "step", pointName(p)+"-"+pointName(q))
 			}
-			return 0, 0, because("why.fanorona.no_approach", "{step} captures nothing by approach", "step", pointName(p)+"-"+pointName(q))
+			return 0, 0, game.Because("why.fanorona.no_approach", "{step} captures nothing by approach", "step", pointName(p)+"-"+pointName(q))
 		}
 		enemy &^= took
 		captured |= took
 		visited |= bit(q)
 		p, last = q, d
 	}
-	return rest | bit(p), captured, nil
+	return rest | bit(p), captured, game.Reason{}
 }

@@ -39,11 +39,7 @@ func TestReasonsAreTranslated(t *testing.T) {
 			note := func(key, text ast.Expr, built bool) {
 				k, ok1 := stringLit(key)
 				v, ok2 := stringLit(text)
-				_, forwards := key.(*ast.Ident)
 				switch {
-				case forwards:
-					// A helper handing its own key on: its callers are
-					// checked where they name theirs.
 				case !ok1 && built:
 					// A word built from a key's parts (an option's, a
 					// game's name) names a message of the site's own.
@@ -75,7 +71,7 @@ func TestReasonsAreTranslated(t *testing.T) {
 			ast.Inspect(f, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.CallExpr:
-					if name := calledName(n.Fun); (name == "Because" || name == "because") && len(n.Args) >= 2 {
+					if calledName(n.Fun) == "Because" && len(n.Args) >= 2 {
 						note(n.Args[0], n.Args[1], false)
 					}
 				case *ast.CompositeLit:
