@@ -1,8 +1,14 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	bt "bretter/internal/browsertest"
@@ -94,4 +100,47 @@ func TestGermanPanelFits(t *testing.T) {
 	if len(over) > 0 {
 		t.Fatalf("reaching past the panel's edge: %q", over)
 	}
+}
+
+// A move the server refuses (the page offers only legal ones, so this
+// takes another page of the same player, or a race) is told in the page's
+// language, down to the rules' reason.
+func TestRefusedMoveInGerman(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	// Every socket the page opens is kept where the test can reach it.
+	_, err := cdp.Call(alice, chromedp.FromContext(alice).Target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `{ const Real = WebSocket; window.WebSocket = class extends Real { constructor(...a) { super(...a); (window.sockets ??= []).push(this); } }; }`,
+	})
+	must(t, err)
+	must(t, bt.Navigate(alice, srv.URL+"/?lang=de"))
+	must(t, bt.Navigate(bob, srv.URL+"/?lang=de"))
+	id := newGame(t, alice, srv, "havannah", map[string]string{"size": "5"}, "me")
+	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	waitStatus(t, alice, "Du bist am Zug")
+	clickCell(t, alice, "e5")
+	waitMoves(t, bob, 1)
+	clickCell(t, bob, "d4")
+	waitMoves(t, alice, 2)
+	// Alice's other page, a step behind, plays e5 again: what the server
+	// answers is what her page gets.
+	link := inputValue(t, alice, "player-url")
+	req, err := http.NewRequest("POST", srv.URL+"/api/games/"+id+"/moves", strings.NewReader(`{"ply":2,"move":"e5"}`))
+	must(t, err)
+	req.Header.Set("Authorization", "Bearer "+link[strings.LastIndex(link, "/")+1:])
+	res, err := http.DefaultClient.Do(req)
+	must(t, err)
+	defer res.Body.Close()
+	var refused struct {
+		Error, Code string
+		Reasons     json.RawMessage
+	}
+	must(t, json.NewDecoder(res.Body).Decode(&refused))
+	if refused.Code != "illegal" || len(refused.Reasons) == 0 {
+		t.Fatalf("the server answered %d %+v", res.StatusCode, refused)
+	}
+	reply, _ := json.Marshal(map[string]any{"type": "error", "id": 999, "code": refused.Code, "error": refused.Error, "reasons": refused.Reasons})
+	_, err = bt.Eval[bool](alice, fmt.Sprintf(`window.sockets.at(-1).dispatchEvent(new MessageEvent("message", { data: %q })), true`, reply))
+	must(t, err)
+	must(t, bt.WaitText(alice, "#notice", "Dieser Zug ist nicht erlaubt: unerlaubter Zug e5: das Feld ist besetzt"))
 }

@@ -217,7 +217,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func writeError(w http.ResponseWriter, err error) {
 	e := asError(err)
 	noteCause(w, e, err)
-	writeJSON(w, e.Status, map[string]string{"error": e.Message, "code": e.Code})
+	writeJSON(w, e.Status, struct {
+		Error   string   `json:"error"`
+		Code    string   `json:"code"`
+		Reasons []reason `json:"reasons,omitempty"`
+	}{e.Message, e.Code, reasonsOf(e.Cause)})
 }
 
 func watchPath(id string) string          { return "/g/" + id }

@@ -6,15 +6,18 @@ import (
 	"net/http"
 	"time"
 
+	"bretter/game"
 	"bretter/internal/clock"
 )
 
 // Error is a refusal with the HTTP status it maps to and a short code that
-// the live protocol sends beside the message.
+// the live protocol sends beside the message. Cause, when the rules
+// refused, is their refusal, whose reasons go with the message.
 type Error struct {
 	Status  int
 	Code    string
 	Message string
+	Cause   error
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -40,6 +43,44 @@ var (
 
 func errStale(ply, want int) *Error {
 	return refuse(http.StatusConflict, "stale", "ply %d is not the next one: %d moves have been played", ply, want)
+}
+
+// illegal is the refusal of a move the rules do not allow (err says why).
+func illegal(err error, format string, args ...any) *Error {
+	e := refuse(http.StatusUnprocessableEntity, "illegal", format, args...)
+	e.Cause = err
+	return e
+}
+
+// A reason is a game.Reason as the API and the live protocol send it: a
+// message of the site's catalogues whose placeholders take the values, or
+// the message key of a value that is a word to translate.
+type reason struct {
+	Key  string `json:"key"`
+	Args []arg  `json:"args"`
+}
+
+type arg struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Key   string `json:"key,omitempty"`
+}
+
+// reasonsOf is what err says, as reasons from where to what, or nil when
+// a part of it has none.
+func reasonsOf(err error) []reason {
+	list, ok := game.Reasons(err)
+	if !ok {
+		return nil
+	}
+	out := make([]reason, len(list))
+	for i, r := range list {
+		out[i] = reason{Key: r.Key, Args: make([]arg, len(r.Args))}
+		for j, a := range r.Args {
+			out[i].Args[j] = arg(a)
+		}
+	}
+	return out
 }
 
 // asError turns any error into a refusal; unknown errors are internal.

@@ -178,25 +178,14 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeRefusedRecord answers a record refused for err, at move ply if it
-// is not 0. Besides the English message the answer has err's reasons, to
-// be put into the reader's language, when every part of err has one.
+// is not 0, with err's reasons beside its English.
 func writeRefusedRecord(w http.ResponseWriter, err error, ply int) {
-	answer := map[string]any{"error": err.Error(), "code": "bad_record"}
-	if ply > 0 {
-		answer["ply"] = ply
-	}
-	if reasons, ok := game.Reasons(err); ok {
-		list := make([]map[string]any, len(reasons))
-		for i, r := range reasons {
-			args := make([]map[string]string, len(r.Args))
-			for j, a := range r.Args {
-				args[j] = map[string]string{"name": a.Name, "value": a.Value, "key": a.Key}
-			}
-			list[i] = map[string]any{"key": r.Key, "args": args}
-		}
-		answer["reasons"] = list
-	}
-	writeJSON(w, http.StatusUnprocessableEntity, answer)
+	writeJSON(w, http.StatusUnprocessableEntity, struct {
+		Error   string   `json:"error"`
+		Code    string   `json:"code"`
+		Ply     int      `json:"ply,omitempty"`
+		Reasons []reason `json:"reasons,omitempty"`
+	}{err.Error(), "bad_record", ply, reasonsOf(err)})
 }
 
 // parseRecord tells the format by its first character: "(" for the SGF

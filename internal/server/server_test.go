@@ -163,6 +163,12 @@ func TestBadInput(t *testing.T) {
 		{"ply out of range", "POST", moves, g.black, `{"ply":99999999999999999999,"move":"a1"}`, 400, "bad_request"},
 		{"move too long", "POST", moves, g.black, `{"ply":1,"move":"` + strings.Repeat("z", 300) + `"}`, 400, "bad_request"},
 	}
+	because := map[string]string{
+		"occupied":              "why.illegal_move why.havannah.taken",
+		"off the board":         "why.malformed_move why.havannah.not_on_board",
+		"gibberish move":        "why.malformed_move why.havannah.not_a_cell",
+		"swap without the rule": "why.illegal_move why.havannah.no_swap_rule",
+	}
 	// What some refusals say: in the terms of the request, never the
 	// server's own types, and without echoing a long move back.
 	says := map[string]string{
@@ -198,6 +204,11 @@ func TestBadInput(t *testing.T) {
 			}
 			if !strings.Contains(e.Error, says[tt.name]) || strings.Contains(e.Error, "Go ") || strings.Contains(e.Error, "zzzz") {
 				t.Fatalf("the refusal says %q, want %q", e.Error, says[tt.name])
+			}
+			// A move the rules refuse says why in a form to translate too;
+			// nothing else does.
+			if got := e.keys(); got != because[tt.name] {
+				t.Fatalf("the refusal's reasons are %q, want %q", got, because[tt.name])
 			}
 		})
 	}

@@ -157,6 +157,16 @@ func (ts *testServer) state(t testing.TB, id, secret string) Snapshot {
 }
 
 type errorBody struct {
-	Error string `json:"error"`
-	Code  string `json:"code"`
+	Error   string   `json:"error"`
+	Code    string   `json:"code"`
+	Reasons []reason `json:"reasons"`
+}
+
+// keys lists the message keys of an error's reasons.
+func (e errorBody) keys() string {
+	var out []string
+	for _, r := range e.Reasons {
+		out = append(out, r.Key)
+	}
+	return strings.Join(out, " ")
 }

@@ -40,6 +40,8 @@ type reply struct {
 	Next    string `json:"next,omitempty"`
 	Code    string `json:"code,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// Reasons say Error in a form the page puts into its language.
+	Reasons []reason `json:"reasons,omitempty"`
 }
 
 const (
@@ -444,5 +446,5 @@ func headerHas(h http.Header, name, token string) bool {
 
 func errorReply(id int64, err error) reply {
 	e := asError(err)
-	return reply{Type: "error", ID: id, Code: e.Code, Error: e.Message}
+	return reply{Type: "error", ID: id, Code: e.Code, Error: e.Message, Reasons: reasonsOf(e.Cause)}
 }

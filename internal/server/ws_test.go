@@ -45,6 +45,7 @@ type message struct {
 	ID      int64           `json:"id"`
 	Code    string          `json:"code"`
 	Error   string          `json:"error"`
+	Reasons []reason        `json:"reasons"`
 	Next    string          `json:"next"`
 	Game    string          `json:"game"`
 	Players map[string]Presence
@@ -138,8 +139,13 @@ func TestLiveGame(t *testing.T) {
 		{"not an object", "bad_request"},
 	} {
 		black.send(tt.msg)
-		if e := black.next("error"); e.Code != tt.code || e.Error == "" {
+		e := black.next("error")
+		if e.Code != tt.code || e.Error == "" {
 			t.Fatalf("%v: got %+v, want %s", tt.msg, e, tt.code)
+		}
+		// Only the rules' refusals come with reasons to translate.
+		if (tt.code == "illegal") != (len(e.Reasons) == 2 && e.Reasons[1].Key == "why.havannah.taken") {
+			t.Fatalf("%v: reasons %+v", tt.msg, e.Reasons)
 		}
 	}
 	watcher.send(map[string]any{"type": "move", "id": 1, "ply": 1, "move": "a1"})

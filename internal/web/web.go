@@ -70,8 +70,11 @@ func New(games []game.Game) (*Site, error) {
 	s.watcherKeys = map[string]func(string) bool{}
 	for _, g := range games {
 		entries := []string{"js/page.js", "js/game.js", "js/boards/" + g.Name + ".js"}
-		s.scriptKeys[g.Name] = messageKeys(s.graph, nil, entries...)
-		s.watcherKeys[g.Name] = messageKeys(s.graph, PlayersScripts, entries...)
+		// page.js, every page's entry, starts the import page's script
+		// too, which a game page never runs.
+		notHere := []string{"js/import.js"}
+		s.scriptKeys[g.Name] = messageKeys(s.graph, notHere, entries...)
+		s.watcherKeys[g.Name] = messageKeys(s.graph, append(notHere, PlayersScripts...), entries...)
 	}
 	if s.styleHashes, err = s.hashStyles(); err != nil {
 		return nil, err
@@ -250,7 +253,7 @@ func (p Page) CatalogFor(game string, seated bool) Catalog {
 	for key, m := range all {
 		other := !used(key)
 		for _, g := range p.site.games {
-			if g.Name != game && (strings.HasPrefix(key, g.Name+".") || strings.HasPrefix(key, "game."+g.Name+".")) {
+			if g.Name != game && (strings.HasPrefix(key, g.Name+".") || strings.HasPrefix(key, "game."+g.Name+".") || strings.HasPrefix(key, "why."+g.Name+".")) {
 				other = true
 				break
 			}

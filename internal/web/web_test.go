@@ -311,7 +311,7 @@ func TestCatalogForOneGame(t *testing.T) {
 		}
 	}
 	for key := range c {
-		if strings.HasPrefix(key, "dvonn.") || strings.HasPrefix(key, "fanorona.") || strings.HasPrefix(key, "game.dvonn.") {
+		if strings.HasPrefix(key, "dvonn.") || strings.HasPrefix(key, "fanorona.") || strings.HasPrefix(key, "game.dvonn.") || strings.HasPrefix(key, "why.dvonn.") {
 			t.Errorf("the Havannah page's messages carry %s", key)
 		}
 	}
@@ -324,7 +324,19 @@ func TestCatalogForOneGame(t *testing.T) {
 			t.Errorf("a watcher's Havannah page lacks %s", want)
 		}
 	}
-	for _, player := range []string{"actions.resign", "offer.draw_sent", "offer.draw_declined", "chat.you", "push.denied"} {
+	// Why a move was refused, a player's page can say; the import page's
+	// messages it never needs.
+	for _, want := range []string{"why.illegal_move", "why.havannah.taken"} {
+		if _, ok := c[want]; !ok {
+			t.Errorf("a player's Havannah page lacks %s", want)
+		}
+	}
+	for _, other := range []string{"why.record.empty", "why.hgf.no_size", "import.error"} {
+		if _, ok := c[other]; ok {
+			t.Errorf("a Havannah page carries %s", other)
+		}
+	}
+	for _, player := range []string{"actions.resign", "offer.draw_sent", "offer.draw_declined", "chat.you", "push.denied", "why.havannah.taken"} {
 		if _, ok := c[player]; !ok {
 			t.Errorf("a player's Havannah page lacks %s", player)
 		}

@@ -2,6 +2,7 @@
 // a new game, answering and withdrawing offers. A watcher's page never
 // loads this script; a player's loads it after the board is up.
 import { button } from './controls.js';
+import { reasonsText } from './reasons.js';
 
 // offerNotices are the notices of the friend's offers and answers, by the
 // event's kind. The offer itself waits with its buttons among the actions,
@@ -15,9 +16,10 @@ const offerNotices = {
 };
 
 // createActions gives render(box, mine), which puts the controls for the
-// state of page into box (mine says whether it is the player's turn), and
+// state of page into box (mine says whether it is the player's turn),
 // tellOffer(event) and refused(cell), which say in the notice what an
-// event of an offer, or a click that chose nothing, means to the player.
+// event of an offer, or a click that chose nothing, means to the player,
+// and why(reasons), which says why the server refused a move.
 export function createActions({ t, page, send, play, colourName, notice }) {
   const $ = (id) => document.getElementById(id);
   $('rematch-form')?.addEventListener('submit', (e) => {
@@ -189,5 +191,8 @@ export function createActions({ t, page, send, play, colourName, notice }) {
     notice(s.to_move === page.boot.seat ? t('entry.illegal', { move: cell }) : t('entry.not_now'));
   }
 
-  return { render, tellOffer, refused };
+  // why says in the page's language why the server refused a move.
+  const why = (reasons) => reasonsText(t, reasons);
+
+  return { render, tellOffer, refused, why };
 }

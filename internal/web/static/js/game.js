@@ -301,7 +301,7 @@ function applyChange(s, msg) {
 function errorText(msg) {
   switch (msg.code) {
     case 'illegal':
-      return t('error.illegal', { detail: msg.error });
+      return t('error.illegal', { detail: msg.reasons && page.actions ? page.actions.why(msg.reasons) : msg.error });
     case 'stale': case 'not_your_turn': case 'game_over': case 'waiting': case 'forbidden': case 'rate':
       return t('error.' + msg.code);
   }

@@ -5,6 +5,7 @@ import { t, lang } from './i18n.js';
 import { load } from './boards.js';
 import { createReplay } from './replay.js';
 import { fitMoves } from './controls.js';
+import { reasonsText } from './reasons.js';
 
 const $ = (id) => document.getElementById(id);
 let replay;
@@ -28,19 +29,13 @@ export function start() {
     if (!res.ok) {
       // The game shown before is not the one that was refused.
       $('viewer').hidden = true;
-      $('import-error').textContent = t('import.error', { error: body.reasons ? reasons(body.reasons) : body.error });
+      $('import-error').textContent = t('import.error', { error: body.reasons ? reasonsText(t, body.reasons) : body.error });
       return;
     }
     await show(body);
   });
   // Until now a click would have sent the form nowhere.
   $('import-form').querySelector('button[type=submit]').disabled = false;
-}
-
-// reasons says why a record was refused in the page's language: each
-// reason is a message, the first naming where, the last what went wrong.
-function reasons(list) {
-  return list.map((r) => t(r.key, Object.fromEntries(r.args.map((a) => [a.name, a.key ? t(a.key) : a.value])))).join(': ');
 }
 
 async function show(rec) {
