@@ -57,8 +57,9 @@ export async function start() {
   });
   if (page.boot.clock) loadClocks();
   if (page.settings.sound) import('./sound.js'); // at hand for the first move
-  // A player's controls, arrow keys, chat and push notices are not needed for the
-  // board to show, and never by a watcher: their scripts come after it.
+  // A player's controls, arrow keys, chat and push notices are not needed
+  // for the board to show, and never by a watcher: their scripts come
+  // after it.
   if (page.boot.seat) {
     import('./boards/arrows.js').then((m) => m.arrowKeys($('board')));
     // Against the computer there is neither chat nor push notices.
