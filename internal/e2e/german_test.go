@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -19,15 +20,7 @@ import (
 func TestGermanPanelFits(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
-	must(t, bt.Navigate(alice, srv.URL+"/?lang=de"))
-	must(t, bt.Navigate(bob, srv.URL+"/?lang=de"))
-	newGame(t, alice, srv, "havannah", map[string]string{"size": "5", "clock": "d1"}, "me")
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
-	waitStatus(t, alice, "Du bist am Zug")
-	clickCell(t, alice, "a1")
-	waitMoves(t, bob, 1)
-	clickCell(t, bob, "e5")
-	waitMoves(t, alice, 2)
+	germanGame(t, srv, alice, bob, map[string]string{"size": "5", "clock": "d1"}, "a1", "e5")
 	waitFor(t, alice, `document.querySelector("#clocks .clock.white.running") !== null`, true, "White's clock running")
 	// The move is due at a moment in the reader's time, a day from the
 	// last move: in the panel in full, in a phone's bar short.
@@ -113,15 +106,7 @@ func TestRefusedMoveInGerman(t *testing.T) {
 		Source: `{ const Real = WebSocket; window.WebSocket = class extends Real { constructor(...a) { super(...a); (window.sockets ??= []).push(this); } }; }`,
 	})
 	must(t, err)
-	must(t, bt.Navigate(alice, srv.URL+"/?lang=de"))
-	must(t, bt.Navigate(bob, srv.URL+"/?lang=de"))
-	id := newGame(t, alice, srv, "havannah", map[string]string{"size": "5"}, "me")
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
-	waitStatus(t, alice, "Du bist am Zug")
-	clickCell(t, alice, "e5")
-	waitMoves(t, bob, 1)
-	clickCell(t, bob, "d4")
-	waitMoves(t, alice, 2)
+	id := germanGame(t, srv, alice, bob, map[string]string{"size": "5"}, "e5", "d4")
 	// Alice's other page, a step behind, plays e5 again: what the server
 	// answers is what her page gets.
 	link := inputValue(t, alice, "player-url")
@@ -143,4 +128,20 @@ func TestRefusedMoveInGerman(t *testing.T) {
 	_, err = bt.Eval[bool](alice, fmt.Sprintf(`window.sockets.at(-1).dispatchEvent(new MessageEvent("message", { data: %q })), true`, reply))
 	must(t, err)
 	must(t, bt.WaitText(alice, "#notice", "Dieser Zug ist nicht erlaubt: unerlaubter Zug e5: das Feld ist besetzt"))
+}
+
+// germanGame starts a Havannah game with options between alice (White)
+// and bob, both reading German, and plays White's first move and Black's.
+func germanGame(t *testing.T, srv *bt.Server, alice, bob context.Context, options map[string]string, white, black string) string {
+	t.Helper()
+	must(t, bt.Navigate(alice, srv.URL+"/?lang=de"))
+	must(t, bt.Navigate(bob, srv.URL+"/?lang=de"))
+	id := newGame(t, alice, srv, "havannah", options, "me")
+	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	waitStatus(t, alice, "Du bist am Zug")
+	clickCell(t, alice, white)
+	waitMoves(t, bob, 1)
+	clickCell(t, bob, black)
+	waitMoves(t, alice, 2)
+	return id
 }
