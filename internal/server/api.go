@@ -217,11 +217,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func writeError(w http.ResponseWriter, err error) {
 	e := asError(err)
 	noteCause(w, e, err)
-	writeJSON(w, e.Status, struct {
-		Error   string   `json:"error"`
-		Code    string   `json:"code"`
-		Reasons []reason `json:"reasons,omitempty"`
-	}{e.Message, e.Code, reasonsOf(e.Cause)})
+	writeJSON(w, e.Status, errorAnswer{Error: e.Message, Code: e.Code, Reasons: reasonsOf(e.Cause)})
 }
 
 func watchPath(id string) string          { return "/g/" + id }

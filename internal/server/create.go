@@ -106,8 +106,7 @@ func playedEvents(start game.State, moves []string, at time.Time) ([]store.Event
 			err = next.Play(m)
 		}
 		if err != nil {
-			at := game.Because("why.import.move", "move {ply} ({move})", "ply", i+1, "move", text)
-			return nil, nil, illegal(&game.Refusal{Reason: at, Cause: err}, "move %d (%s): %v", i+1, text, err)
+			return nil, nil, illegal(atMove(i+1, text, err))
 		}
 		steps = append(steps, step{store.Event{Kind: "move", Seat: s.ToMove().String(), Move: next.FormatMove(m)}, next})
 		s = next

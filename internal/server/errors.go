@@ -45,11 +45,24 @@ func errStale(ply, want int) *Error {
 	return refuse(http.StatusConflict, "stale", "ply %d is not the next one: %d moves have been played", ply, want)
 }
 
-// illegal is the refusal of a move the rules do not allow (err says why).
-func illegal(err error, format string, args ...any) *Error {
-	e := refuse(http.StatusUnprocessableEntity, "illegal", format, args...)
-	e.Cause = err
-	return e
+// illegal is the refusal of a move the rules do not allow, err saying why.
+func illegal(err error) *Error {
+	return &Error{Status: http.StatusUnprocessableEntity, Code: "illegal", Message: err.Error(), Cause: err}
+}
+
+// atMove is err, the refusal of move ply (counted from 1) of a list,
+// saying which move it is.
+func atMove(ply int, move string, err error) error {
+	return &game.Refusal{Reason: game.Because("why.import.move", "move {ply} ({move})", "ply", ply, "move", move), Cause: err}
+}
+
+// errorAnswer is the body of every refusal: what, its code, and, when the
+// rules or a record's reader refused, their reasons.
+type errorAnswer struct {
+	Error   string   `json:"error"`
+	Code    string   `json:"code"`
+	Ply     int      `json:"ply,omitempty"` // the move of a record at fault
+	Reasons []reason `json:"reasons,omitempty"`
 }
 
 // A reason is a game.Reason as the API and the live protocol send it: a

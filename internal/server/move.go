@@ -81,7 +81,7 @@ func (g *liveGame) seatSteps(seat string, ply int, text string) ([]step, error) 
 		if errors.Is(err, game.ErrGameOver) {
 			return nil, errOver
 		}
-		return nil, illegal(err, "%v", err)
+		return nil, illegal(err)
 	}
 	return forcedSteps([]step{{store.Event{Kind: "move", Seat: seat, Move: canonical}, next}})
 }

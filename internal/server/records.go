@@ -152,27 +152,24 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		writeRefusedRecord(w, err, 0)
 		return
 	}
-	opts := rec.Options
-	list, ply, err := positions(engine, opts, rec.Moves)
-	if err != nil && ply == 0 {
-		writeRefusedRecord(w, err, 0)
-		return
-	}
+	list, ply, err := positions(engine, rec.Options, rec.Moves)
 	if err != nil {
-		at := game.Because("why.import.move", "move {ply} ({move})", "ply", ply, "move", rec.Moves[ply-1])
-		writeRefusedRecord(w, &game.Refusal{Reason: at, Cause: err}, ply)
+		if ply > 0 {
+			err = atMove(ply, rec.Moves[ply-1], err)
+		}
+		writeRefusedRecord(w, err, ply)
 		return
 	}
 	if rec.Reason == "" {
 		// Records often say only who won; the rules say how.
-		if st, _, err := game.Replay(engine, opts, rec.Moves); err == nil {
+		if st, _, err := game.Replay(engine, rec.Options, rec.Moves); err == nil {
 			if out := st.Outcome(); out.Over {
 				rec.Winner, rec.Reason = out.Winner.String(), out.Reason
 			}
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"game": rec.Game, "options": opts, "date": rec.Date, "white": rec.White, "black": rec.Black,
+		"game": rec.Game, "options": rec.Options, "date": rec.Date, "white": rec.White, "black": rec.Black,
 		"winner": rec.Winner, "reason": rec.Reason, "moves": rec.Moves, "positions": list,
 	})
 }
@@ -180,12 +177,7 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 // writeRefusedRecord answers a record refused for err, at move ply if it
 // is not 0, with err's reasons beside its English.
 func writeRefusedRecord(w http.ResponseWriter, err error, ply int) {
-	writeJSON(w, http.StatusUnprocessableEntity, struct {
-		Error   string   `json:"error"`
-		Code    string   `json:"code"`
-		Ply     int      `json:"ply,omitempty"`
-		Reasons []reason `json:"reasons,omitempty"`
-	}{err.Error(), "bad_record", ply, reasonsOf(err)})
+	writeJSON(w, http.StatusUnprocessableEntity, errorAnswer{Error: err.Error(), Code: "bad_record", Ply: ply, Reasons: reasonsOf(err)})
 }
 
 // parseRecord tells the format by its first character: "(" for the SGF

@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,13 +69,19 @@ func New(games []game.Game) (*Site, error) {
 	}
 	s.scriptKeys = map[string]func(string) bool{}
 	s.watcherKeys = map[string]func(string) bool{}
+	// page.js, every page's entry, starts each page's own script: a game
+	// page runs game.js, never the others.
+	var notHere []string
+	for _, p := range s.graph["js/page.js"].lazy {
+		if p != "js/game.js" {
+			notHere = append(notHere, p)
+		}
+	}
+	notWatched := slices.Concat(notHere, PlayersScripts)
 	for _, g := range games {
 		entries := []string{"js/page.js", "js/game.js", "js/boards/" + g.Name + ".js"}
-		// page.js, every page's entry, starts the import page's script
-		// too, which a game page never runs.
-		notHere := []string{"js/import.js"}
 		s.scriptKeys[g.Name] = messageKeys(s.graph, notHere, entries...)
-		s.watcherKeys[g.Name] = messageKeys(s.graph, append(notHere, PlayersScripts...), entries...)
+		s.watcherKeys[g.Name] = messageKeys(s.graph, notWatched, entries...)
 	}
 	if s.styleHashes, err = s.hashStyles(); err != nil {
 		return nil, err
