@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"reflect"
 	"strings"
@@ -148,8 +149,14 @@ func (s *Server) secret(r *http.Request, id string) string {
 	return ""
 }
 
-// readJSON decodes one JSON object from the body into v, strictly.
+// readJSON decodes one JSON object from the body into v, strictly. A
+// body said to be something else (a form, text) is refused rather than
+// read as JSON; a body that says nothing of its type is read as JSON, as
+// the programs written for this API send it.
 func readJSON(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
+		return refuse(http.StatusUnsupportedMediaType, "unsupported_media_type", "the body must be JSON (Content-Type: application/json), not %.60q", ct)
+	}
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -163,6 +170,14 @@ func readJSON(r *http.Request, v any) error {
 		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: more than one value")
 	}
 	return nil
+}
+
+// isJSON reports whether the Content-Type ct names JSON:
+// application/json or a type in JSON such as application/merge-patch+json,
+// with any parameters.
+func isJSON(ct string) bool {
+	typ, _, err := mime.ParseMediaType(ct)
+	return err == nil && (typ == "application/json" || strings.HasPrefix(typ, "application/") && strings.HasSuffix(typ, "+json"))
 }
 
 // jsonProblem says what is wrong with a JSON request in the terms of its

@@ -162,12 +162,28 @@ func TestBadInput(t *testing.T) {
 		{"a list for an object", "POST", moves, g.black, `[1,2]`, 400, "bad_request"},
 		{"ply out of range", "POST", moves, g.black, `{"ply":99999999999999999999,"move":"a1"}`, 400, "bad_request"},
 		{"move too long", "POST", moves, g.black, `{"ply":1,"move":"` + strings.Repeat("z", 300) + `"}`, 400, "bad_request"},
+		{"a form for JSON", "POST", moves, g.black, `ply=1&move=a1`, 415, "unsupported_media_type"},
+		{"JSON said to be text", "POST", "/api/games", "", `{"game":"havannah"}`, 415, "unsupported_media_type"},
+		{"a type without a name", "POST", moves, g.black, `{"ply":1,"move":"a1"}`, 415, "unsupported_media_type"},
+		// Read as JSON, and refused by the rules.
+		{"JSON with its charset", "POST", moves, g.black, `{"ply":1,"move":"e5"}`, 422, "illegal"},
+		{"a type written in JSON", "POST", moves, g.black, `{"ply":1,"move":"e5"}`, 422, "illegal"},
+	}
+	// The Content-Type some requests name; the others name none.
+	sentAs := map[string]string{
+		"a form for JSON":        "application/x-www-form-urlencoded",
+		"JSON said to be text":   "text/plain;charset=UTF-8",
+		"a type without a name":  "; charset=utf-8",
+		"JSON with its charset":  "application/json; charset=utf-8",
+		"a type written in JSON": "application/merge-patch+json",
 	}
 	because := map[string]string{
-		"occupied":              "why.illegal_move why.havannah.taken",
-		"off the board":         "why.malformed_move why.havannah.not_on_board",
-		"gibberish move":        "why.malformed_move why.havannah.not_a_cell",
-		"swap without the rule": "why.illegal_move why.havannah.no_swap_rule",
+		"occupied":               "why.illegal_move why.havannah.taken",
+		"JSON with its charset":  "why.illegal_move why.havannah.taken",
+		"a type written in JSON": "why.illegal_move why.havannah.taken",
+		"off the board":          "why.malformed_move why.havannah.not_on_board",
+		"gibberish move":         "why.malformed_move why.havannah.not_a_cell",
+		"swap without the rule":  "why.illegal_move why.havannah.no_swap_rule",
 	}
 	// What some refusals say: in the terms of the request, never the
 	// server's own types, and without echoing a long move back.
@@ -178,6 +194,7 @@ func TestBadInput(t *testing.T) {
 		"a list for an object": "it must be an object",
 		"ply out of range":     `"ply" must be a whole number in range`,
 		"move too long":        "a move is written in at most 256 characters, not 300",
+		"a form for JSON":      `the body must be JSON (Content-Type: application/json), not "application/x-www-form-urlencoded"`,
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,6 +202,9 @@ func TestBadInput(t *testing.T) {
 			req, _ := http.NewRequest(tt.method, ts.URL+tt.path, strings.NewReader(tt.body))
 			if tt.secret != "" {
 				req.Header.Set("Authorization", "Bearer "+tt.secret)
+			}
+			if ct := sentAs[tt.name]; ct != "" {
+				req.Header.Set("Content-Type", ct)
 			}
 			if tt.name == "malformed authorization" {
 				req.Header.Set("Authorization", "Basic "+g.black)
