@@ -25,16 +25,12 @@ func TestGermanPanelFits(t *testing.T) {
 	// The move is due at a moment in the reader's time, a day from the
 	// last move: in the panel in full, in a phone's bar short.
 	due, err := bt.Eval[[]string](alice, `(() => {
-		const at = (ms) => [
-			new Intl.DateTimeFormat("de", { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(ms),
-			new Intl.DateTimeFormat("de", { weekday: "short", hour: "2-digit", minute: "2-digit" }).format(ms)];
-		const now = Date.now() + 86400000;
-		const [long, short] = at(now), [long1, short1] = at(now - 60000);
+		const due = `+dueIs+`;
 		const panel = document.querySelector("#clocks .white .due")?.textContent;
 		const bar = document.querySelector(".player-bar .bar-clock.white")?.textContent;
 		const out = [];
-		if (panel !== "Zug bis " + long && panel !== "Zug bis " + long1) out.push("panel " + panel + ", want Zug bis " + long);
-		if (bar !== "bis " + short && bar !== "bis " + short1) out.push("bar " + bar + ", want bis " + short);
+		if (!due(panel, "Zug bis ", false)) out.push("panel " + panel);
+		if (!due(bar, "bis ", true)) out.push("bar " + bar);
 		if (document.querySelector("#clocks .black .due")) out.push("Black, not to move, has a due moment");
 		return out;
 	})()`)
@@ -93,7 +89,27 @@ func TestGermanPanelFits(t *testing.T) {
 	if len(over) > 0 {
 		t.Fatalf("reaching past the panel's edge: %q", over)
 	}
+	// The list of one's games tells both players the moment too.
+	for _, who := range []context.Context{alice, bob} {
+		must(t, bt.Navigate(who, srv.URL+"/my"))
+		waitFor(t, who, `document.querySelector(".my-game .due:not([hidden])") !== null`, true, "the due moment on the list of games")
+		line, err := bt.Eval[string](who, `document.querySelector(".my-game .due").textContent`)
+		must(t, err)
+		if ok, err := bt.Eval[bool](who, fmt.Sprintf(`(%s)(%q, " · Zug bis ", false)`, dueIs, line)); err != nil || !ok {
+			t.Fatalf("the list of games says %q: %v", line, err)
+		}
+	}
 }
+
+// dueIs is a script's function that tells whether text is prefix and the
+// moment a day from now, in German, in full or short: a slow game's move
+// of a day, just made. (The minute may have turned since.)
+const dueIs = `(text, prefix, short) => {
+	const at = new Intl.DateTimeFormat("de", short ? { weekday: "short", hour: "2-digit", minute: "2-digit" }
+		: { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+	const then = Date.now() + 86400000;
+	return text === prefix + at.format(then) || text === prefix + at.format(then - 60000);
+}`
 
 // A move the server refuses (the page offers only legal ones, so this
 // takes another page of the same player, or a race) is told in the page's

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"bretter/internal/store"
 	"bretter/internal/web"
@@ -268,6 +269,15 @@ func TestMyGames(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(3 days 0|2 days 23) h left`).MatchString(page) {
 		t.Fatal("my games does not show the time left")
+	}
+	// When the move is due goes to the page's script as a moment, for it
+	// to say in the reader's own time; only a game of days has one.
+	dues := regexp.MustCompile(`<span class="due" hidden> · <time datetime="([^"]+)"></time></span>`).FindAllStringSubmatch(page, -1)
+	if len(dues) != 1 {
+		t.Fatalf("my games gives %d due moments, want the one of the game of days", len(dues))
+	}
+	if due, err := time.Parse(time.RFC3339, dues[0][1]); err != nil || time.Until(due) > 72*time.Hour || time.Until(due) < 72*time.Hour-time.Minute {
+		t.Fatalf("the move is due at %s, want three days from now: %v", dues[0][1], err)
 	}
 	if !strings.Contains(page, `class="diagram" data-game="fanorona"`) {
 		t.Fatal("my games draws no position")

@@ -27,7 +27,11 @@ type myGame struct {
 	Result       string // "won", "lost", "draw" or "aborted", when over
 	Reason       string
 	Left         string // the time left of the side to move, "" without clock
-	Updated      time.Time
+	// Due is when the side to move of a game of days must have moved
+	// (RFC 3339), for the page's script to say in the reader's own time;
+	// "" otherwise.
+	Due     string
+	Updated time.Time
 }
 
 // myGamesData is the page: games to move in first, then those waiting
@@ -114,12 +118,16 @@ func (s *Server) myLine(g *liveGame, secret, lang string) myGame {
 		}
 	case g.rec.Status == "playing":
 		line.Turn = g.state.ToMove().String() == seat
-		if c := g.clockView(g.now()); c != nil && c.Running != nil {
+		now := g.now()
+		if c := g.clockView(now); c != nil && c.Running != nil {
 			ms := c.WhiteMS
 			if *c.Running == "black" {
 				ms = c.BlackMS
 			}
 			line.Left = s.timeLeft(lang, ms, c.Days != 0)
+			if c.Days != 0 {
+				line.Due = now.Add(time.Duration(ms) * time.Millisecond).UTC().Format(time.RFC3339)
+			}
 		}
 	}
 	return line

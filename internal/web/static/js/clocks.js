@@ -13,7 +13,7 @@ const ANNOUNCE_AT = [60000, 30000, 10000];
 
 // A move of a slow game is due at a moment, told in the reader's own
 // time: "2 days 3 h left" makes them do the sum.
-const dueLong = new Intl.DateTimeFormat(lang, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+export const dueLong = new Intl.DateTimeFormat(lang, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 const dueShort = new Intl.DateTimeFormat(lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 
 // slot(seat), when given, finds a second place for a seat's time: the

@@ -1,5 +1,6 @@
 // Entry point of every page: draws the board pictures, wires the copy
-// buttons and, on a game page, starts the live game.
+// buttons and starts the page's own script, if it has one: a game page's
+// live game, the import page's, or the my games page's.
 import { t } from './i18n.js';
 import { drawDiagrams } from './boards.js';
 import { apply, load } from './settings.js';
@@ -27,4 +28,7 @@ if (document.getElementById('game')) {
 }
 if (document.getElementById('import')) {
   import('./import.js').then((m) => m.start());
+}
+if (document.querySelector('.my-games')) {
+  import('./mygames.js').then((m) => m.start());
 }
