@@ -385,7 +385,6 @@ func (s *SQLite) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	return nil
 }
 
-// Create stores a new game.
 // Create stores a new game, with the events it starts from (the moves of
 // a game played on from a record), all or nothing.
 func (s *SQLite) Create(ctx context.Context, g Game, events ...Event) error {
@@ -765,15 +764,15 @@ func (s *SQLite) subscriptionsOf(ctx context.Context, lookup *sql.Stmt, args []a
 // Hold keeps a seat against a browser, replacing the seat it held in that
 // game before.
 func (s *SQLite) Hold(ctx context.Context, browser []byte, h Holding) error {
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO holdings (browser, game_id, sealed, at) VALUES (?, ?, ?, ?)
-			ON CONFLICT (browser, game_id) DO UPDATE SET sealed = excluded.sealed, at = excluded.at`,
-			browser, h.Game, h.Sealed, h.At.UnixMilli())
-		return err
-	})
+	// One statement, which SQLite commits by itself: a transaction of
+	// our own would add two statements, each prepared anew.
+	_, err := s.write.ExecContext(ctx, `INSERT INTO holdings (browser, game_id, sealed, at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (browser, game_id) DO UPDATE SET sealed = excluded.sealed, at = excluded.at`,
+		browser, h.Game, h.Sealed, h.At.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("game %s: keeping a browser's seat: %w", h.Game, err)
 	}
+	s.written.Add(1)
 	return nil
 }
 
