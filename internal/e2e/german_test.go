@@ -38,13 +38,14 @@ func TestGermanPanelFits(t *testing.T) {
 	if len(due) > 0 {
 		t.Fatalf("the due moment of a slow game's move: %q", due)
 	}
-	// On a phone the bar beside the board has room for it (the name
-	// gives way).
+	// On a phone the bar beside the board has room for it, and for who
+	// plays, whole.
 	must(t, chromedp.Do(bob, chromedp.EmulateViewport(360, 740, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))))
 	waitFor(t, bob, `document.querySelector(".player-bar .bar-clock.white")?.textContent.startsWith("bis ") ?? false`, true, "the due moment in Black's bar")
 	cramped, err := bt.Eval[[]string](bob, `[...document.querySelectorAll(".player-bar")].filter((bar) => {
-		const clock = bar.querySelector(".bar-clock").getBoundingClientRect(), r = bar.getBoundingClientRect();
-		return bar.scrollWidth > bar.clientWidth || clock.right > r.right || clock.height > 1.6 * parseFloat(getComputedStyle(bar).fontSize) * 1.2;
+		const clock = bar.querySelector(".bar-clock").getBoundingClientRect(), r = bar.getBoundingClientRect(), who = bar.querySelector(".who"), name = document.createRange();
+		name.selectNodeContents(who.lastChild);
+		return bar.scrollWidth > bar.clientWidth || clock.right > r.right || clock.height > 1.6 * parseFloat(getComputedStyle(bar).fontSize) * 1.2 || name.getBoundingClientRect().width > who.clientWidth + 1;
 	}).map((bar) => bar.textContent)`)
 	must(t, err)
 	bt.Screenshot(t, bob, "german-phone-slow")

@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,7 +139,12 @@ func screenSized(t *testing.T, ctx context.Context, name string) {
 func TestPhoneHeaderShowsEveryLink(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	phone := bt.NewProfile(t, bt.Phone)
-	for _, page := range []string{"/?lang=de", "/my", "/import", "/dvonn"} {
+	res, err := http.Post(srv.URL+"/api/games", "application/json", strings.NewReader(`{"game":"fanorona"}`))
+	must(t, err)
+	var created struct{ ID string }
+	must(t, json.NewDecoder(res.Body).Decode(&created))
+	res.Body.Close()
+	for _, page := range []string{"/?lang=de", "/my", "/import", "/dvonn", "/g/" + created.ID} {
 		must(t, bt.Navigate(phone, srv.URL+page))
 		must(t, bt.WaitText(phone, "header.top nav", "Partie nachspielen"))
 		sc := screenOf(t, phone)

@@ -607,23 +607,40 @@ function renderBars() {
     name.className = 'who';
     const who = p.computer ? t('players.computer', { level: p.computer })
       : seat === page.boot.seat ? t('players.you') : p.name || (page.boot.seat ? t('players.friend') : '');
-    name.textContent = who ? `${colourName(seat)} · ${who}` : colourName(seat);
+    // The dot shows the colour; a phone's narrow bar keeps its room for
+    // who plays it, and says the colour only to a screen reader.
+    if (who) {
+      const colour = document.createElement('span');
+      colour.className = 'visually-hidden';
+      colour.textContent = `${colourName(seat)} · `;
+      name.append(colour, who);
+    } else {
+      name.textContent = colourName(seat);
+    }
     const parts = [dot(seat), name];
     if (seat !== page.boot.seat && p.seated && !p.computer && page.connected) {
+      // A dot for whether they are here; the words, too long for the
+      // bar, for a screen reader and a pointer's tooltip.
       const span = document.createElement('span');
       span.className = 'presence ' + (p.online ? 'online' : 'away');
-      span.textContent = p.online ? t('players.online') : t('players.offline');
+      span.title = p.online ? t('players.online') : t('players.offline');
+      const words = document.createElement('span');
+      words.className = 'visually-hidden';
+      words.textContent = span.title;
+      span.append(words);
       parts.push(span);
     }
     if (turn) {
       const span = document.createElement('span');
-      span.className = 'turn';
+      // The bar's frame shows whose turn it is; the words are for a
+      // screen reader, and their room for the clock.
+      span.className = 'turn visually-hidden';
       span.textContent = t('players.turn');
       parts.push(span);
     }
     if (s.clock) {
       const span = document.createElement('span');
-      span.className = `bar-clock ${seat}`;
+      span.className = `bar-clock ${seat}` + (s.clock.days ? ' days' : '');
       span.textContent = page.clocks ? page.clocks.text(seat) : '';
       parts.push(span);
     }
