@@ -131,7 +131,9 @@ func (r *Record) setTag(s string) error {
 	}
 	switch name {
 	case "Game":
-		r.Game = value
+		// Games are named in lower case; a header written by hand may
+		// spell the name as a title.
+		r.Game = strings.ToLower(value)
 	case "Options":
 		// No options read as none at all, as Text writes them.
 		r.Options = nil

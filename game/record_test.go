@@ -20,8 +20,8 @@ func TestRecordText(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(back, r) {
 		t.Fatalf("round trip: %+v, %v", back, err)
 	}
-	bare, err := game.ParseText("[Game \"fanorona\"]\n# a comment\nd2-e3A f3-f4W\n  \n3. c3-d3A\n")
-	if err != nil || strings.Join(bare.Moves, " ") != "d2-e3A f3-f4W c3-d3A" {
+	bare, err := game.ParseText("[Game \"Fanorona\"]\n# a comment\nd2-e3A f3-f4W\n  \n3. c3-d3A\n")
+	if err != nil || bare.Game != "fanorona" || strings.Join(bare.Moves, " ") != "d2-e3A f3-f4W c3-d3A" {
 		t.Fatalf("moves without numbers: %+v, %v", bare, err)
 	}
 }

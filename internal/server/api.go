@@ -77,6 +77,10 @@ func (s *Server) apiMove(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiResign(w http.ResponseWriter, r *http.Request) {
+	if err := readNothing(r); err != nil {
+		writeError(w, err)
+		return
+	}
 	id := r.PathValue("id")
 	version, err := s.hub.resign(r.Context(), id, s.secret(r, id))
 	if err != nil {
@@ -115,6 +119,10 @@ func (s *Server) apiRematch(w http.ResponseWriter, r *http.Request) {
 
 // apiWithdrawRematch withdraws the asker's offer of a new game.
 func (s *Server) apiWithdrawRematch(w http.ResponseWriter, r *http.Request) {
+	if err := readNothing(r); err != nil {
+		writeError(w, err)
+		return
+	}
 	id := r.PathValue("id")
 	version, err := s.hub.withdrawRematch(r.Context(), id, s.secret(r, id))
 	if err != nil {
@@ -170,6 +178,16 @@ func readJSON(r *http.Request, v any) error {
 		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: more than one value")
 	}
 	return nil
+}
+
+// readNothing checks the body of a request that takes no terms: there is
+// none, or it is an empty JSON object. Anything else is refused rather
+// than ignored, as it may mean the client asked for something else.
+func readNothing(r *http.Request) error {
+	if r.ContentLength == 0 {
+		return nil
+	}
+	return readJSON(r, &struct{}{})
 }
 
 // isJSON reports whether the Content-Type ct names JSON:

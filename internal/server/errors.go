@@ -42,7 +42,11 @@ var (
 )
 
 func errStale(ply, want int) *Error {
-	return refuse(http.StatusConflict, "stale", "ply %d is not the next one: %d moves have been played", ply, want)
+	played := "moves have"
+	if want == 1 {
+		played = "move has"
+	}
+	return refuse(http.StatusConflict, "stale", "ply %d is not the next one: %d %s been played", ply, want, played)
 }
 
 // illegal is the refusal of a move the rules do not allow, err saying why.

@@ -108,7 +108,7 @@ func TestResign(t *testing.T) {
 		t.Fatalf("resign without a secret: %d", code)
 	}
 	var v struct{ Version int }
-	if code := ts.call(t, "POST", "/api/games/"+g.id+"/resign", g.black, nil, &v); code != http.StatusOK || v.Version != 1 {
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/resign", g.black, `{}`, &v); code != http.StatusOK || v.Version != 1 {
 		t.Fatalf("resign: %d %+v", code, v)
 	}
 	s := ts.state(t, g.id, "")
@@ -163,6 +163,9 @@ func TestBadInput(t *testing.T) {
 		{"ply out of range", "POST", moves, g.black, `{"ply":99999999999999999999,"move":"a1"}`, 400, "bad_request"},
 		{"move too long", "POST", moves, g.black, `{"ply":1,"move":"` + strings.Repeat("z", 300) + `"}`, 400, "bad_request"},
 		{"a form for JSON", "POST", moves, g.black, `ply=1&move=a1`, 415, "unsupported_media_type"},
+		{"resigning with terms", "POST", "/api/games/" + g.id + "/resign", g.black, `{"now":true}`, 400, "bad_request"},
+		{"resigning with a page", "POST", "/api/games/" + g.id + "/resign", g.black, `x`, 415, "unsupported_media_type"},
+		{"withdrawing with a word", "DELETE", "/api/games/" + g.id + "/rematch", g.black, `x`, 400, "bad_request"},
 		{"JSON said to be text", "POST", "/api/games", "", `{"game":"havannah"}`, 415, "unsupported_media_type"},
 		{"a type without a name", "POST", moves, g.black, `{"ply":1,"move":"a1"}`, 415, "unsupported_media_type"},
 		// Read as JSON, and refused by the rules.
@@ -172,6 +175,7 @@ func TestBadInput(t *testing.T) {
 	// The Content-Type some requests name; the others name none.
 	sentAs := map[string]string{
 		"a form for JSON":        "application/x-www-form-urlencoded",
+		"resigning with a page":  "text/html",
 		"JSON said to be text":   "text/plain;charset=UTF-8",
 		"a type without a name":  "; charset=utf-8",
 		"JSON with its charset":  "application/json; charset=utf-8",
@@ -194,6 +198,7 @@ func TestBadInput(t *testing.T) {
 		"a list for an object": "it must be an object",
 		"ply out of range":     `"ply" must be a whole number in range`,
 		"move too long":        "a move is written in at most 256 characters, not 300",
+		"stale ply":            "ply 0 is not the next one: 1 move has been played",
 		"a form for JSON":      `the body must be JSON (Content-Type: application/json), not "application/x-www-form-urlencoded"`,
 	}
 	for _, tt := range tests {
