@@ -34,6 +34,11 @@ func TestWholeGameAgainstTheComputer(t *testing.T) {
 			must(t, bt.WaitText(p, "#players", "bretter, level 1"))
 			secret := secretOf(t, inputValue(t, p, "player-url"))
 			id, _ := bt.Eval[string](p, `location.pathname.split("/")[2]`)
+			// It resigns, but offers no draw: the computer declines them all.
+			must(t, bt.WaitText(p, "#actions button.resign", "Resign"))
+			if draw, err := bt.Eval[bool](p, `document.querySelector("#actions button.offer-draw") !== null`); err != nil || draw {
+				t.Fatalf("a draw is offered to the computer: %v", err)
+			}
 
 			deadline := time.Now().Add(3 * time.Minute)
 			for time.Now().Before(deadline) {

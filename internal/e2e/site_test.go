@@ -28,6 +28,23 @@ func typeInto(t *testing.T, ctx context.Context, selector, text string) {
 	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(selector)), chromedp.KeyEvent(text)))
 }
 
+// A move written out and sent is played at once, even where moves on the
+// board wait for a confirmation (a touch screen's default).
+func TestTypedMoveNeedsNoConfirmation(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t, bt.Phone), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "5")
+	if on, err := bt.Eval[bool](alice, `document.querySelector("[data-setting=confirm]").checked`); err != nil || !on {
+		t.Fatalf("a phone's moves on the board are not confirmed: %v", err)
+	}
+	must(t, bt.Click(alice, "#move-entry summary")) // folded on a phone
+	typeInto(t, alice, "#move-input", "e5"+kb.Enter)
+	waitMoves(t, bob, 1)
+	if shown, err := bt.Eval[bool](alice, `!document.getElementById("pending").hidden`); err != nil || shown {
+		t.Fatalf("the typed move asked to be confirmed: %v", err)
+	}
+}
+
 // setValue puts text into a form field.
 func setValue(t *testing.T, ctx context.Context, selector, value string) {
 	t.Helper()

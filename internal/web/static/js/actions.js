@@ -73,7 +73,9 @@ export function createActions({ t, page, send, play, colourName, notice }) {
       box.append(p);
       return;
     }
-    box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
+    // The computer declines every draw: no button that cannot succeed.
+    const computer = page.state.players[me === 'white' ? 'black' : 'white'].computer;
+    if (!computer) box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
     if (moved.has(me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
   }
 

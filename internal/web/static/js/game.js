@@ -329,7 +329,8 @@ function play(move) {
 }
 
 // typed plays a move written in the game's notation, if it is one of the
-// legal moves the server sent.
+// legal moves the server sent: at once, since writing a move out and
+// sending it is no slip of a finger for the confirmation to catch.
 function typed(text) {
   if (!text) return;
   const mine = page.state && page.boot.seat && page.state.status === 'playing' && page.state.to_move === page.boot.seat;
@@ -344,7 +345,7 @@ function typed(text) {
     return;
   }
   $('move-input').value = '';
-  play(move);
+  sendMove(move);
 }
 
 function sendMove(move) {
