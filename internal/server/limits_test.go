@@ -104,6 +104,26 @@ func TestMoveLimit(t *testing.T) {
 			}
 		}
 	})
+	t.Run("live, unreadable", func(t *testing.T) {
+		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1}))
+		frozen(ts)
+		g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
+		c := ts.dial(t, g.id, g.white, "")
+		c.next("state")
+		// Messages the site cannot read cost it work too, and count.
+		for i, frame := range []string{`{"type":`, "\xff", `{"type":`} {
+			typ := websocket.MessageText
+			if i == 1 {
+				typ = websocket.MessageBinary
+			}
+			if err := c.conn.Write(t.Context(), typ, []byte(frame)); err != nil {
+				t.Fatal(err)
+			}
+			if m := c.next("error"); (m.Code == "rate") != (i == 2) {
+				t.Fatalf("unreadable message %d: %+v", i+1, m)
+			}
+		}
+	})
 }
 
 func TestChatLimit(t *testing.T) {

@@ -170,6 +170,11 @@ func (s *Server) readPage(ctx context.Context, stop func(), conn *websocket.Conn
 		var rep reply
 		ok := true
 		switch {
+		case !s.moves.allow(client, s.hub.now()):
+			// Every message costs the server work, some of it under the
+			// game's lock: all of them count against the address's
+			// budget, those it cannot read too.
+			rep = errorReply(messageID(m.data), refuse(http.StatusTooManyRequests, "rate", "too many messages: slow down"))
 		case m.typ != websocket.MessageText:
 			rep = errorReply(0, refuse(http.StatusBadRequest, "bad_request", "only text messages are understood"))
 		case !utf8.Valid(m.data):
@@ -326,15 +331,10 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return errorReply(0, refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
+		return errorReply(messageID(data), refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
 	}
 	if dec.More() {
 		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "malformed message: more than one value")), true
-	}
-	// Every message costs the server work under the game's lock: all of
-	// them count against the address's budget.
-	if !s.moves.allow(client, s.hub.now()) {
-		return errorReply(m.ID, refuse(http.StatusTooManyRequests, "rate", "too many messages: slow down")), true
 	}
 	var err error
 	rep := reply{Type: "ack", ID: m.ID}
@@ -442,6 +442,19 @@ func headerHas(h http.Header, name, token string) bool {
 		}
 	}
 	return false
+}
+
+// messageID is the id of a message that could not be read whole, if it
+// has one that can be, so that the page knows which of its messages the
+// refusal answers; 0 otherwise.
+func messageID(data []byte) int64 {
+	var m struct {
+		ID int64 `json:"id"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return 0
+	}
+	return m.ID
 }
 
 func errorReply(id int64, err error) reply {

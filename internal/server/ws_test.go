@@ -143,6 +143,10 @@ func TestLiveGame(t *testing.T) {
 		if e.Code != tt.code || e.Error == "" {
 			t.Fatalf("%v: got %+v, want %s", tt.msg, e, tt.code)
 		}
+		// The refusal names the message it answers, if it has an id.
+		if m, ok := tt.msg.(map[string]any); ok && e.ID != int64(m["id"].(int)) {
+			t.Fatalf("%v: the refusal answers id %d", tt.msg, e.ID)
+		}
 		// Only the rules' refusals come with reasons to translate.
 		if (tt.code == "illegal") != (len(e.Reasons) == 2 && e.Reasons[1].Key == "why.havannah.taken") {
 			t.Fatalf("%v: reasons %+v", tt.msg, e.Reasons)
