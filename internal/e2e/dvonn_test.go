@@ -39,10 +39,12 @@ func TestDVONNWholeGame(t *testing.T) {
 		mover := s.ToMove()
 		ctx := pages[mover]
 		waitStatus(t, ctx, "Your turn")
+		keyed := ""
 		switch {
 		case i == 2:
 			// The third DVONN piece goes down by keyboard.
 			pressEnterOn(t, ctx, plan[i])
+			keyed = plan[i]
 		case len(plan[i]) == 4 && !s.Placing() && s.Ply() == dvonn.PlacementPlies:
 			chooseStack(t, ctx, s, plan[i])
 			bt.Screenshot(t, ctx, "dvonn-desktop-choose")
@@ -68,6 +70,11 @@ func TestDVONNWholeGame(t *testing.T) {
 		}
 		waitMoves(t, pages[mover.Other()], i)
 		waitMoves(t, ctx, i)
+		if keyed != "" {
+			// The turn has passed, and the focus stays where it was, for
+			// Tab to go on from there rather than from the page's top.
+			waitFor(t, ctx, `document.activeElement.dataset.cell ?? document.activeElement.tagName`, keyed, "the focus kept on the space played")
+		}
 
 		if cut > 0 && !cutSeen {
 			cutSeen = true

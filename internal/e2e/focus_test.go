@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp/kb"
 
@@ -115,3 +118,39 @@ func TestBoardKeyboardFocus(t *testing.T) {
 		}
 	}
 }
+
+// A Fanorona step that captures both ways waits, after Enter, for the
+// line to be chosen; once the turn is sent, the focus stays on the board
+// rather than falling to the top of the page.
+func TestFanoronaByKeyboard(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	carol, dave := bt.NewProfile(t), bt.NewProfile(t)
+	id := newGame(t, carol, srv, "fanorona", nil, "me")
+	must(t, bt.Navigate(dave, inputValue(t, carol, "invite-url")))
+	waitStatus(t, carol, "Your turn")
+	focus := func(sel string) {
+		t.Helper()
+		ok, err := bt.Eval[bool](carol, fmt.Sprintf(`(() => { const el = document.querySelector(%q); el?.focus(); return el !== null && document.activeElement === el; })()`, sel))
+		must(t, err)
+		if !ok {
+			t.Fatalf("%s cannot take the focus", sel)
+		}
+	}
+	focus(`#board [data-cell="d3"]`)
+	press(t, carol, kb.Enter)
+	focus(`#board [data-cell="e3"]`)
+	press(t, carol, kb.Enter)
+	waitFor(t, carol, `document.querySelector("#board button.way-W") !== null`, true, "the question of which line to take")
+	time.Sleep(300 * time.Millisecond) // a move sent by the same Enter would be on its way
+	if s := apiState(t, srv, id); len(s.Moves) != 0 {
+		t.Fatalf("Enter on the landing point played %v without asking which line", s.Moves)
+	}
+	focus(`#board button.way-W`)
+	press(t, carol, kb.Enter)
+	waitMoves(t, dave, 1)
+	if s := apiState(t, srv, id); strings.Join(s.Moves, " ") != "d3-e3W" {
+		t.Fatalf("moves %v, want d3-e3W", s.Moves)
+	}
+	waitFor(t, carol, `document.activeElement.closest("#board") !== null`, true, "the focus kept on the board once the turn is sent")
+}
+

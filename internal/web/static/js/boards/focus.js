@@ -17,10 +17,23 @@ export function hasFocus(el) {
   return el.contains(document.activeElement);
 }
 
+// held says whether a key is down. Focus moved to a button while Enter is
+// down gets the rest of its press, a click: the button would choose for
+// the player what the key meant for the element it left.
+let held = false;
+addEventListener('keydown', () => { held = true; }, true);
+addEventListener('keyup', () => { held = false; }, true);
+
 // keepFocus moves the focus inside el to the first element matching one of
 // selectors, in their order, when the element that had it went away or
-// stopped being a choice.
+// stopped being a choice; with nothing to choose, to the board itself,
+// rather than let it fall to the top of the page. While a key is down it
+// waits for the key to be let go.
 export function keepFocus(el, selectors) {
+  if (held) {
+    addEventListener('keyup', () => keepFocus(el, selectors), { once: true });
+    return;
+  }
   const a = document.activeElement;
   if (a && el.contains(a) && (a.tagName === 'BUTTON' || a.getAttribute('tabindex') === '0')) return;
   const kept = a && el.contains(a) && a.getAttribute('tabindex') === '-1';
@@ -29,4 +42,9 @@ export function keepFocus(el, selectors) {
     if (next) return next.focus({ preventScroll: true });
   }
   if (kept) return; // nothing to choose now: the focus stays where it was
+  if (!el.contains(document.activeElement)) {
+    const board = el.querySelector('svg') ?? el;
+    board.setAttribute('tabindex', '-1');
+    board.focus({ preventScroll: true });
+  }
 }
