@@ -78,9 +78,9 @@ func TestPhoneLayout(t *testing.T) {
 	if math.Abs(bar.Bottom-sc.Height) > 1 {
 		t.Fatalf("the action bar ends at %.0f, the screen at %.0f", bar.Bottom, sc.Height)
 	}
-	must(t, bt.WaitText(alice, "#bar-bottom", "White · you"))
+	must(t, bt.WaitText(alice, "#bar-bottom", "White · You"))
 	must(t, bt.WaitText(alice, "#bar-bottom", "to move"))
-	must(t, bt.WaitText(alice, "#bar-top", "Black · your friend"))
+	must(t, bt.WaitText(alice, "#bar-top", "Black · Your friend"))
 	must(t, bt.WaitText(alice, "#action-bar", "Resign"))
 
 	// Whole turns: Alice taps and confirms, Bob clicks on his desktop.
@@ -106,12 +106,12 @@ func TestPhoneLayout(t *testing.T) {
 	// change places with it; the writing stays upright.
 	must(t, bt.Tap(alice, "#flip"))
 	waitFor(t, alice, `getComputedStyle(document.querySelector("#board svg")).transform`, "matrix(-1, 0, 0, -1, 0, 0)", "the board turned round")
-	must(t, bt.WaitText(alice, "#bar-top", "White · you"))
-	must(t, bt.WaitText(alice, "#bar-bottom", "Black · your friend"))
+	must(t, bt.WaitText(alice, "#bar-top", "White · You"))
+	must(t, bt.WaitText(alice, "#bar-bottom", "Black · Your friend"))
 	waitFor(t, alice, `document.getElementById("flip").getAttribute("aria-pressed")`, "true", "the turn button pressed")
 	screenSized(t, alice, "phone-flipped-screen")
 	must(t, bt.Tap(alice, "#flip"))
-	must(t, bt.WaitText(alice, "#bar-bottom", "White · you"))
+	must(t, bt.WaitText(alice, "#bar-bottom", "White · You"))
 	if s := screenOf(t, alice); s.Width != 390 {
 		t.Fatalf("after %d moves the page is laid out %.0f px wide on a 390 px screen", len(moves), s.Width)
 	}

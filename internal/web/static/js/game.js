@@ -1,7 +1,7 @@
 // The game page: joins through an invitation if need be, keeps a live
 // connection to the server and draws what it sends. Moves go out with the
 // ply they expect; the server answers with an ack or a clear error.
-import { t, time } from './i18n.js';
+import { lang, t, time } from './i18n.js';
 import { load } from './boards.js';
 import { fitMoves } from './controls.js';
 import { createReplay } from './replay.js';
@@ -606,8 +606,11 @@ function renderBars() {
     bar.className = `player-bar ${seat}` + (turn ? ' to-move' : '');
     const name = document.createElement('span');
     name.className = 'who';
+    // Said alone, not after the colour, "you" and "your friend" begin
+    // the bar; a name is shown as its player wrote it.
+    const label = (key) => { const text = t(key); return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1); };
     const who = p.computer ? t('players.computer', { level: p.computer })
-      : seat === page.boot.seat ? t('players.you') : p.name || (page.boot.seat ? t('players.friend') : '');
+      : seat === page.boot.seat ? label('players.you') : p.name || (page.boot.seat ? label('players.friend') : '');
     // The dot shows the colour; a phone's narrow bar keeps its room for
     // who plays it, and says the colour only to a screen reader.
     if (who) {
