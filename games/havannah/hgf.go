@@ -16,11 +16,14 @@ import (
 // throughout (White moves first). Its cell numbers also count from each
 // row's left end; ParseHGF and HGF convert.
 type Record struct {
-	Size   int
-	White  string   // name of the first mover (Little Golem's PB)
-	Black  string   // name of the second mover (Little Golem's PW)
-	Date   string   // as written in the record, if any
-	Event  string   // EV
+	Size  int
+	White string // name of the first mover (Little Golem's PB)
+	Black string // name of the second mover (Little Golem's PW)
+	Date  string // as written in the record, if any
+	Event string // EV
+	// Rules is the RU field as written: this site writes "swap" or
+	// "no swap" there, Little Golem "LG".
+	Rules  string
 	Moves  []string // cells, "swap" as the second entry, "resign" as the last
 	Winner game.Player
 	// HasResult tells whether the record states a result (Winner is
@@ -58,6 +61,8 @@ func ParseHGF(text string) (Record, error) {
 			rec.Date = p.value
 		case "EV":
 			rec.Event = p.value
+		case "RU":
+			rec.Rules = p.value
 		case "W", "B":
 			return Record{}, game.BadRecord(game.Because("why.hgf.move_in_header", "a move in the header: {move}", "move", p.key+"["+p.value+"]"), nil)
 		case "RE":
@@ -129,6 +134,7 @@ func (rec Record) HGF() (string, error) {
 	prop(&b, "PW", rec.Black)
 	prop(&b, "DT", rec.Date)
 	b.WriteString("SZ[" + strconv.Itoa(rec.Size) + "]")
+	prop(&b, "RU", rec.Rules)
 	prop(&b, "GC", rec.Comment)
 	if rec.HasResult {
 		prop(&b, "RE", map[game.Player]string{game.White: "B", game.Black: "W", game.Nobody: "0"}[rec.Winner])
@@ -220,9 +226,21 @@ func parseSGF(text string) ([][]property, error) {
 	return nodes, nil
 }
 
+// The RU field of a record this site writes: whether the game allows the
+// swap. Without them, a game with the rule in which nobody swapped read
+// back as one without it.
+const (
+	rulesSwap   = "swap"
+	rulesNoSwap = "no swap"
+)
+
 // writeRecord writes a site's record as .hgf.
 func writeRecord(r game.Record) (string, error) {
-	rec := Record{Size: r.Options["size"], White: r.White, Black: r.Black, Date: r.Date, Moves: r.Moves, Winner: game.Nobody, Comment: r.Note}
+	rec := Record{Size: r.Options["size"], White: r.White, Black: r.Black, Date: r.Date, Moves: r.Moves, Winner: game.Nobody, Comment: r.Note,
+		Rules: rulesNoSwap}
+	if r.Options["swap"] == 1 {
+		rec.Rules = rulesSwap
+	}
 	switch r.Winner {
 	case "white":
 		rec.Winner, rec.HasResult = game.White, true
@@ -246,7 +264,10 @@ func readRecord(text string) (game.Record, error) {
 	}
 	r := game.Record{Game: "havannah", Options: game.Options{"size": rec.Size, "swap": 0},
 		Date: rec.Date, White: rec.White, Black: rec.Black, Moves: rec.Moves}
-	if len(r.Moves) > 1 && r.Moves[1] == "swap" {
+	// Whether the game was played with the swap rule: as the record says,
+	// or, when it does not, only a swap played shows it was.
+	switch {
+	case rec.Rules == rulesSwap, len(r.Moves) > 1 && r.Moves[1] == "swap":
 		r.Options["swap"] = 1
 	}
 	if rec.HasResult {

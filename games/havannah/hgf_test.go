@@ -22,7 +22,7 @@ func TestParseHGF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Record{Size: 8, White: "anna", Black: "bert", Event: "havannah.in.DEV.1", Winner: game.White, HasResult: true,
+	want := Record{Size: 8, White: "anna", Black: "bert", Event: "havannah.in.DEV.1", Rules: "LG", Winner: game.White, HasResult: true,
 		Moves: strings.Fields("h3 g4 f3 g3 f1 g2 g1 h2 h1 i2 resign")}
 	if !reflect.DeepEqual(rec, want) {
 		t.Fatalf("got %+v\nwant %+v", rec, want)
@@ -60,6 +60,35 @@ func TestParseHGFErrors(t *testing.T) {
 	} {
 		if _, err := ParseHGF(text); !errors.Is(err, game.ErrRecord) || !errors.Is(err, want) {
 			t.Errorf("ParseHGF(%q) = %v, want %v within a bad record", text, err, want)
+		}
+	}
+}
+
+// A game of the site keeps its swap rule through its record, whether or
+// not anyone swapped; a record that does not say infers it from a swap.
+func TestRecordKeepsTheSwapRule(t *testing.T) {
+	for _, tt := range []struct {
+		swap  int
+		moves string
+	}{{1, "a1 d4"}, {0, "a1 d4"}, {1, "a1 swap d4"}, {1, ""}, {0, ""}} {
+		r := game.Record{Game: "havannah", Options: game.Options{"size": 4, "swap": tt.swap}, Moves: strings.Fields(tt.moves)}
+		text, err := writeRecord(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := readRecord(text)
+		if err != nil || back.Options["swap"] != tt.swap {
+			t.Fatalf("swap %d, moves %q: read back %v, %v\n%s", tt.swap, tt.moves, back.Options, err, text)
+		}
+	}
+	for text, want := range map[string]int{
+		"(;SZ[4];W[A1];B[D4])":         0,
+		"(;SZ[4];W[A1];B[swap];W[D4])": 1,
+		"(;SZ[4]RU[LG];W[A1];B[D4])":   0,
+		"(;SZ[4]RU[swap];W[A1];B[D4])": 1,
+	} {
+		if r, err := readRecord(text); err != nil || r.Options["swap"] != want {
+			t.Errorf("%s: swap %v, %v; want %d", text, r.Options["swap"], err, want)
 		}
 	}
 }
