@@ -153,4 +153,3 @@ func TestFanoronaByKeyboard(t *testing.T) {
 	}
 	waitFor(t, carol, `document.activeElement.closest("#board") !== null`, true, "the focus kept on the board once the turn is sent")
 }
-
