@@ -87,12 +87,18 @@ func TestMoveLimit(t *testing.T) {
 			t.Fatalf("a name after the moves' budget: %d", code)
 		}
 	})
-	t.Run("live", func(t *testing.T) {
+	// live is a player's connection to a game on a site that takes one
+	// message a second, in a burst of 2, its clock stopped.
+	live := func(t *testing.T) *client {
 		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1}))
 		frozen(ts)
 		g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
 		c := ts.dial(t, g.id, g.white, "")
 		c.next("state")
+		return c
+	}
+	t.Run("live", func(t *testing.T) {
+		c := live(t)
 		for i := range 3 { // a burst of 2
 			c.send(map[string]any{"type": "name", "id": i + 1, "name": "Ada"})
 			m := c.read()
@@ -105,11 +111,7 @@ func TestMoveLimit(t *testing.T) {
 		}
 	})
 	t.Run("live, unreadable", func(t *testing.T) {
-		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1}))
-		frozen(ts)
-		g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
-		c := ts.dial(t, g.id, g.white, "")
-		c.next("state")
+		c := live(t)
 		// Messages the site cannot read cost it work too, and count.
 		for i, frame := range []string{`{"type":`, "\xff", `{"type":`} {
 			typ := websocket.MessageText
