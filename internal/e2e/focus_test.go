@@ -153,3 +153,20 @@ func TestFanoronaByKeyboard(t *testing.T) {
 	}
 	waitFor(t, carol, `document.activeElement.closest("#board") !== null`, true, "the focus kept on the board once the turn is sent")
 }
+
+// A move confirmed from the keyboard leaves the focus where the move was
+// chosen, not at the top of the page once the question hides.
+func TestConfirmByKeyboard(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "4")
+	_, err := bt.Eval[bool](alice, `(document.querySelector("[data-setting=confirm]").click(), true)`)
+	must(t, err)
+	_, err = bt.Eval[bool](alice, `(document.querySelector('#board [data-cell="a2"]').focus(), true)`)
+	must(t, err)
+	press(t, alice, kb.Enter)
+	waitFor(t, alice, `document.activeElement.id`, "pending-yes", "the confirmation focused")
+	press(t, alice, kb.Enter)
+	waitMoves(t, bob, 1)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? document.activeElement.tagName`, "a2", "the focus back on the cell played")
+}

@@ -3,6 +3,7 @@
 // ply they expect; the server answers with an ack or a clear error.
 import { lang, t, time } from './i18n.js';
 import { load } from './boards.js';
+import { afterKey } from './boards/focus.js';
 import { fitMoves } from './controls.js';
 import { createReplay } from './replay.js';
 import { wire } from './settings.js';
@@ -77,10 +78,12 @@ export async function start() {
     const move = page.preview;
     page.preview = null;
     if (move) sendMove(move);
+    backToBoard();
   });
   $('pending-no').addEventListener('click', () => {
     page.preview = null;
     render();
+    backToBoard();
   });
   $('move-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -322,10 +325,23 @@ function play(move) {
     render();
     // In view above a phone's action bar (its scroll margin), not under it.
     $('pending').scrollIntoView({ block: 'nearest' });
-    $('pending-yes').focus({ preventScroll: true });
+    page.chosenFrom = document.activeElement;
+    afterKey(() => $('pending-yes').focus({ preventScroll: true }));
     return;
   }
   sendMove(move);
+}
+
+// backToBoard returns the focus from the confirmation, which hides once
+// answered, to where it was on the board (or to the board), rather than
+// let it fall to the top of the page.
+function backToBoard() {
+  if (!$('pending').contains(document.activeElement)) return;
+  const from = page.chosenFrom;
+  const el = from && $('board').contains(from) ? from : $('board').querySelector('svg');
+  if (!el) return;
+  if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+  el.focus({ preventScroll: true });
 }
 
 // typed plays a move written in the game's notation, if it is one of the

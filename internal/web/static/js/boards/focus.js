@@ -24,16 +24,23 @@ let held = false;
 addEventListener('keydown', () => { held = true; }, true);
 addEventListener('keyup', () => { held = false; }, true);
 
+// afterKey runs f now, or once the key that is down is let go: f may move
+// the focus to a button.
+export function afterKey(f) {
+  if (held) addEventListener('keyup', f, { once: true });
+  else f();
+}
+
 // keepFocus moves the focus inside el to the first element matching one of
 // selectors, in their order, when the element that had it went away or
 // stopped being a choice; with nothing to choose, to the board itself,
 // rather than let it fall to the top of the page. While a key is down it
 // waits for the key to be let go.
 export function keepFocus(el, selectors) {
-  if (held) {
-    addEventListener('keyup', () => keepFocus(el, selectors), { once: true });
-    return;
-  }
+  afterKey(() => moveFocus(el, selectors));
+}
+
+function moveFocus(el, selectors) {
   const a = document.activeElement;
   if (a && el.contains(a) && (a.tagName === 'BUTTON' || a.getAttribute('tabindex') === '0')) return;
   const kept = a && el.contains(a) && a.getAttribute('tabindex') === '-1';
