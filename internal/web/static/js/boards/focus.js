@@ -23,6 +23,7 @@ export function hasFocus(el) {
 let held = false;
 addEventListener('keydown', () => { held = true; }, true);
 addEventListener('keyup', () => { held = false; }, true);
+addEventListener('blur', () => { held = false; }); // its keyup goes elsewhere
 
 // afterKey runs f now, or once the key that is down is let go: f may move
 // the focus to a button.
