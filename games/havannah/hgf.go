@@ -266,8 +266,7 @@ func readRecord(text string) (game.Record, error) {
 		Date: rec.Date, White: rec.White, Black: rec.Black, Moves: rec.Moves}
 	// Whether the game was played with the swap rule: as the record says,
 	// or, when it does not, only a swap played shows it was.
-	switch {
-	case rec.Rules == rulesSwap, len(r.Moves) > 1 && r.Moves[1] == "swap":
+	if rec.Rules == rulesSwap || len(r.Moves) > 1 && r.Moves[1] == "swap" {
 		r.Options["swap"] = 1
 	}
 	if rec.HasResult {

@@ -74,8 +74,7 @@ export function createActions({ t, page, send, play, colourName, notice }) {
       return;
     }
     // The computer declines every draw: no button that cannot succeed.
-    const computer = page.state.players[me === 'white' ? 'black' : 'white'].computer;
-    if (!computer) box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
+    if (!againstComputer()) box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
     if (moved.has(me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
   }
 
@@ -129,7 +128,7 @@ export function createActions({ t, page, send, play, colourName, notice }) {
   function rematch(box) {
     const me = page.boot.seat;
     const offer = page.state.offer;
-    const computer = page.state.players[me === 'white' ? 'black' : 'white'].computer;
+    const computer = againstComputer();
     // Kept by reference: once moved into the actions, a render takes it out
     // of the page until it is put back.
     page.terms ??= $('rematch-terms');
@@ -175,6 +174,11 @@ export function createActions({ t, page, send, play, colourName, notice }) {
       };
       dialog.addEventListener('close', onClose);
     });
+  }
+
+  // againstComputer says whether the other seat is the computer's.
+  function againstComputer() {
+    return Boolean(page.state.players[page.boot.seat === 'white' ? 'black' : 'white'].computer);
   }
 
   // tellOffer puts the friend's offer or answer in the notice, and takes

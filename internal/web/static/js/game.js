@@ -3,7 +3,7 @@
 // ply they expect; the server answers with an ack or a clear error.
 import { lang, t, time } from './i18n.js';
 import { load } from './boards.js';
-import { afterKey } from './boards/focus.js';
+import { afterKey, focusOn } from './boards/focus.js';
 import { fitMoves } from './controls.js';
 import { createReplay } from './replay.js';
 import { wire } from './settings.js';
@@ -338,10 +338,7 @@ function play(move) {
 function backToBoard() {
   if (!$('pending').contains(document.activeElement)) return;
   const from = page.chosenFrom;
-  const el = from && $('board').contains(from) ? from : $('board').querySelector('svg');
-  if (!el) return;
-  if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
-  el.focus({ preventScroll: true });
+  focusOn(from && $('board').contains(from) ? from : $('board').querySelector('svg') ?? $('board'));
 }
 
 // typed plays a move written in the game's notation, if it is one of the
@@ -615,6 +612,9 @@ function renderBars() {
   if (page.settings.flip) below = below === 'white' ? 'black' : 'white';
   const above = below === 'white' ? 'black' : 'white';
   $('flip').setAttribute('aria-pressed', String(!!page.settings.flip));
+  // Said alone, not after the colour, "you" and "your friend" begin the
+  // bar; a name is shown as its player wrote it.
+  const label = (key) => { const text = t(key); return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1); };
   for (const [id, seat] of [['bar-top', above], ['bar-bottom', below]]) {
     const p = s.players[seat];
     const bar = $(id);
@@ -622,9 +622,6 @@ function renderBars() {
     bar.className = `player-bar ${seat}` + (turn ? ' to-move' : '');
     const name = document.createElement('span');
     name.className = 'who';
-    // Said alone, not after the colour, "you" and "your friend" begin
-    // the bar; a name is shown as its player wrote it.
-    const label = (key) => { const text = t(key); return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1); };
     const who = p.computer ? t('players.computer', { level: p.computer })
       : seat === page.boot.seat ? label('players.you') : p.name || (page.boot.seat ? label('players.friend') : '');
     // The dot shows the colour; a phone's narrow bar keeps its room for

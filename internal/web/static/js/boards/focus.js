@@ -50,9 +50,12 @@ function moveFocus(el, selectors) {
     if (next) return next.focus({ preventScroll: true });
   }
   if (kept) return; // nothing to choose now: the focus stays where it was
-  if (!el.contains(document.activeElement)) {
-    const board = el.querySelector('svg') ?? el;
-    board.setAttribute('tabindex', '-1');
-    board.focus({ preventScroll: true });
-  }
+  if (!el.contains(document.activeElement)) focusOn(el.querySelector('svg') ?? el);
+}
+
+// focusOn gives el the focus, making it focusable (outside the tab order)
+// if it is not: a cell no longer a choice, or the board itself.
+export function focusOn(el) {
+  if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+  el.focus({ preventScroll: true });
 }
