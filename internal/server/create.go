@@ -84,6 +84,7 @@ func (h *hub) create(ctx context.Context, req newGame) (created, error) {
 	if err := h.store.Create(ctx, rec, events...); err != nil {
 		return created{}, err
 	}
+	h.remember(rec, events)
 	if computer == after.ToMove().String() {
 		h.thinkers.add(c.ID)
 	}

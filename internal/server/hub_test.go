@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,6 +26,7 @@ type faultyStore struct {
 	panicAppend    atomic.Bool // the next Append panics
 	conflictAppend atomic.Bool // the next Append says another server wrote first
 	failLoad       atomic.Bool // the next Load fails
+	loads          atomic.Int64
 }
 
 func (f *faultyStore) Append(ctx context.Context, id string, events []store.Event, end *store.Ending) error {
@@ -37,6 +40,7 @@ func (f *faultyStore) Append(ctx context.Context, id string, events []store.Even
 }
 
 func (f *faultyStore) Load(ctx context.Context, id string) (store.Game, []store.Event, error) {
+	f.loads.Add(1)
 	if f.failLoad.CompareAndSwap(true, false) {
 		return store.Game{}, nil, errors.New("the disk is away")
 	}
@@ -185,5 +189,85 @@ func (h *hub) watchersTold(id string) {
 			return
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// A new game is kept in memory as the store has it: joining it and
+// reading it need not load it, and what is kept is what a load would
+// have made of it.
+func TestNewGameIsKeptAsStored(t *testing.T) {
+	for _, body := range []string{
+		`{"game":"havannah","options":{"size":5},"start":"me"}`,
+		`{"game":"dvonn","clock":{"initial_s":15,"increment_s":0}}`,
+		`{"game":"fanorona","clock":{"days":3}}`,
+		`{"game":"havannah","options":{"size":4},"moves":["a1","b2"]}`,
+		`{"game":"dvonn","opponent":"computer","level":1,"start":"me"}`,
+	} {
+		t.Run(body, func(t *testing.T) {
+			ts, f := newFaultyServer(t)
+			var c createResponse
+			if code := ts.call(t, "POST", "/api/games", "", body, &c); code != http.StatusCreated {
+				t.Fatalf("create: %d", code)
+			}
+			if !strings.Contains(body, "computer") {
+				invite := c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]
+				if code := ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": invite}, nil); code != http.StatusOK {
+					t.Fatalf("join: %d", code)
+				}
+			}
+			ts.state(t, c.ID, c.Secret)
+			keptAsStored(t, ts, f, c.ID)
+		})
+	}
+	t.Run("rematch", func(t *testing.T) {
+		ts, f := newFaultyServer(t)
+		g := finished(t, ts)
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, `{"clock":{"days":2}}`, nil); code != http.StatusAccepted {
+			t.Fatalf("offer: %d", code)
+		}
+		var next struct{ ID string }
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, &next); code != http.StatusCreated {
+			t.Fatalf("accept: %d", code)
+		}
+		ts.state(t, next.ID, g.black)
+		keptAsStored(t, ts, f, next.ID)
+	})
+}
+
+// keptAsStored checks that no game was loaded from f, and that game id
+// in memory is what loading it would make.
+func keptAsStored(t *testing.T, ts *testServer, f *faultyStore, id string) {
+	t.Helper()
+	if n := f.loads.Load(); n != 0 {
+		t.Errorf("the new game was loaded %d times", n)
+	}
+	h := ts.srv.hub
+	kept := h.entry(id)
+	kept.mu.Lock()
+	defer kept.mu.Unlock()
+	var loaded liveGame
+	if err := h.load(t.Context(), id, &loaded); err != nil {
+		t.Fatal(err)
+	}
+	if loaded.flagTimer != nil {
+		loaded.flagTimer.Stop()
+	}
+	k, l := kept.replayed, loaded.replayed
+	// The store keeps times to the millisecond.
+	if k.rec.Updated.UnixMilli() == l.rec.Updated.UnixMilli() {
+		k.rec.Updated = l.rec.Updated
+	}
+	if !reflect.DeepEqual(k.rec, l.rec) {
+		t.Errorf("kept  %+v\nloaded %+v", k.rec, l.rec)
+	}
+	if !reflect.DeepEqual(k.events, l.events) || !reflect.DeepEqual(k.moves, l.moves) || !reflect.DeepEqual(k.ticks, l.ticks) {
+		t.Errorf("kept events %v, moves %v, ticks %v\nloaded events %v, moves %v, ticks %v",
+			k.events, k.moves, k.ticks, l.events, l.moves, l.ticks)
+	}
+	if !reflect.DeepEqual(k.view, l.view) || !reflect.DeepEqual(k.state, l.state) {
+		t.Errorf("kept position %v, loaded %v", k.view, l.view)
+	}
+	if len(k.chat) != 0 || len(l.chat) != 0 {
+		t.Errorf("chat kept %v, loaded %v", k.chat, l.chat)
 	}
 }

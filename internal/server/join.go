@@ -51,14 +51,15 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (j
 	if key != "" {
 		jk = store.JoinKey{Hash: joinKeyHash(g.rec.ID, key), Sealed: sealSecret(g.rec.ID, key, j.secret)}
 	}
-	if err := h.store.Join(ctx, g.rec.ID, j.seat, hash, jk, h.now()); err != nil {
+	at := h.now()
+	if err := h.store.Join(ctx, g.rec.ID, j.seat, hash, jk, at); err != nil {
 		g.loaded = false // the store knows better: ask it next time
 		if errors.Is(err, store.ErrConflict) {
 			return joined{}, conflict{errSeatTaken}
 		}
 		return joined{}, err
 	}
-	g.rec.JoinKey = jk
+	g.rec.JoinKey, g.rec.Updated = jk, at
 	if j.seat == "white" {
 		g.rec.WhiteHash = hash
 	} else {

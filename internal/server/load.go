@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"bretter/internal/store"
 )
@@ -90,29 +92,72 @@ func (h *hub) load(ctx context.Context, id string, g *liveGame) error {
 	if err != nil {
 		return err
 	}
+	chat, err := h.store.Chat(ctx, id)
+	if err != nil {
+		return err
+	}
+	return h.rebuild(g, rec, events, chat)
+}
+
+// rebuild makes g the game rec, with its events and chat, by replaying
+// its moves.
+func (h *hub) rebuild(g *liveGame, rec store.Game, events []store.Event, chat []store.ChatLine) error {
 	engine, ok := h.games[rec.Game]
 	if !ok {
-		return fmt.Errorf("game %s: unknown game %q", id, rec.Game)
+		return fmt.Errorf("game %s: unknown game %q", rec.ID, rec.Game)
 	}
 	state, _, err := engine.Start(rec.Options)
 	if err != nil {
-		return fmt.Errorf("game %s: %w", id, err)
+		return fmt.Errorf("game %s: %w", rec.ID, err)
 	}
 	// Pages that are open stay subscribed when a game is reloaded.
 	if g.subs == nil {
 		g.subs = map[*subscriber]struct{}{}
 	}
-	g.replayed = replayed{rec: rec, engine: engine, state: state}
+	g.replayed = replayed{rec: rec, engine: engine, state: state, chat: chat}
 	for _, e := range events {
 		if err := g.apply(e, nil); err != nil {
-			return fmt.Errorf("game %s: replaying event %d: %w", id, e.Seq, err)
+			return fmt.Errorf("game %s: replaying event %d: %w", rec.ID, e.Seq, err)
 		}
-	}
-	if g.chat, err = h.store.Chat(ctx, id); err != nil {
-		return err
 	}
 	g.view = g.state.View()
 	g.loaded = true
 	h.armClock(g)
 	return nil
+}
+
+// remember keeps a game just created in memory, as loading it from the
+// store would find it: the creator's page and the friend who joins come
+// next, and need not read it back. Should that fail, the game is loaded
+// from the store when first asked for, as any other.
+func (h *hub) remember(rec store.Game, events []store.Event) {
+	g := h.entry(rec.ID)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.loaded || g.evicted {
+		return
+	}
+	// The store keeps times to the millisecond.
+	rec.Created, rec.Updated = storedTime(rec.Created), storedTime(rec.Updated)
+	rec.Version = len(events)
+	events = slices.Clone(events)
+	for i := range events {
+		events[i].At = storedTime(events[i].At)
+		rec.Updated = later(rec.Updated, events[i].At)
+	}
+	if err := h.rebuild(g, rec, events, nil); err != nil {
+		g.loaded = false
+		h.log.Error("keeping a new game in memory", "game", rec.ID, "err", err)
+	}
+	g.used = h.now()
+}
+
+// storedTime is t as the store gives it back.
+func storedTime(t time.Time) time.Time { return time.UnixMilli(t.UnixMilli()) }
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

@@ -311,6 +311,7 @@ func (h *hub) startNext(ctx context.Context, g *liveGame, creator string, t Term
 		}
 		return rematched{}, err
 	}
+	h.remember(rec, nil)
 	g.rec.Next = rec.ID
 	h.broadcastNext(g)
 	h.publish(g, busMessage{Kind: "next", Next: rec.ID})
