@@ -51,7 +51,12 @@ func (h *hub) rename(ctx context.Context, id, secret, name string) (int, error) 
 		if g.names[seatIndex(seat)] == name {
 			return len(g.events), nil
 		}
-		return h.commit(ctx, g, step{store.Event{Kind: "name", Seat: seat, Move: name}, g.state})
+		e := store.Event{Kind: "name", Seat: seat, Move: name}
+		if g.rec.Status == "over" {
+			// For the record: it ends nothing, and nobody's turn comes.
+			return h.commitAfterEnd(ctx, g, e)
+		}
+		return h.commit(ctx, g, step{e, g.state})
 	})
 }
 

@@ -54,3 +54,45 @@ func TestNames(t *testing.T) {
 		t.Errorf("after a restart: %+v", s.Players)
 	}
 }
+
+// A name given while the friend has yet to join leaves the game waiting,
+// also once it is loaded again; a name may still be given once the game
+// is over, for its record.
+func TestNameBeforeAndAfterTheGame(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	if code := ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"start":"me"}`, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/name", c.Secret, map[string]string{"name": "Ada"}, nil); code != http.StatusOK {
+		t.Fatalf("name: %d", code)
+	}
+	again := restartOn(t, ts)
+	if s := again.state(t, c.ID, c.Secret); s.Status != "waiting" || s.Players.White.Name != "Ada" {
+		t.Fatalf("after a restart: status %q, players %+v", s.Status, s.Players)
+	}
+	var e errorBody
+	if code := again.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 0, "move": "a1"}, &e); code != http.StatusConflict || e.Code != "waiting" {
+		t.Fatalf("a move before the friend joined: %d %+v", code, e)
+	}
+
+	g := finished(t, again)
+	var v struct{ Version int }
+	if code := again.call(t, "POST", "/api/games/"+g.id+"/name", g.black, map[string]string{"name": "Bob"}, &v); code != http.StatusOK {
+		t.Fatalf("a name after the end: %d", code)
+	}
+	s := restartOn(t, again).state(t, g.id, "")
+	if s.Status != "over" || s.Result == nil || s.Result.Winner != "white" || s.Players.Black.Name != "Bob" || s.Version != v.Version {
+		t.Fatalf("after the end: status %q, result %+v, players %+v, version %d (named at %d)", s.Status, s.Result, s.Players, s.Version, v.Version)
+	}
+	res, err := http.Get(again.URL + "/api/games/" + g.id + "/record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	// Little Golem's layout: the second player, Black here, is PW.
+	if !strings.Contains(string(rec), "PW[Bob]") || !strings.Contains(string(rec), "RE[B]") {
+		t.Errorf("the record:\n%s", rec)
+	}
+}

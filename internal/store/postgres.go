@@ -329,11 +329,13 @@ func (s *Postgres) appendEvents(ctx context.Context, id string, events []Event, 
 		return err
 	}
 	last := events[len(events)-1]
-	status, winner, reason := "playing", "", ""
+	status, winner, reason := "", "", ""
 	if end != nil {
 		status, winner, reason = "over", end.Winner, end.Reason
 	}
 	// Offers of a new game may follow the end, and leave the result be.
+	// The row changes only when the game ends: events before the friend
+	// joins (a name) leave it waiting, for only the join starts it.
 	afterEnd := end == nil && AfterEnd(events)
 	args := append([]any{id, events[0].Seq - 1, status, winner, reason, last.At.UnixMilli()}, eventColumns(events)...)
 	args = append(args, afterEnd)
@@ -345,7 +347,7 @@ func (s *Postgres) appendEvents(ctx context.Context, id string, events []Event, 
 			AND `+lastSeq+` = $2
 		), changed AS (
 			UPDATE games SET status = $3, winner = $4, reason = $5, updated_at = $6
-			FROM game WHERE games.id = game.id AND game.status != 'over' AND ($3 = 'over' OR game.status = 'waiting'))
+			FROM game WHERE games.id = game.id AND game.status != 'over' AND $3 = 'over')
 		INSERT INTO events (game_id, seq, kind, seat, move, at)
 		SELECT game.id, e.seq, e.kind, e.seat, e.move, e.at
 		FROM game, unnest($7::integer[], $8::text[], $9::text[], $10::text[], $11::bigint[]) AS e(seq, kind, seat, move, at)`, args...)

@@ -172,7 +172,6 @@ var appendQueries = [...]string{
 		SELECT ?1, ?2, ?3, ?4, ?5, ?6 FROM games
 		WHERE id = ?1 AND status = 'playing' AND ` + lastSeq + ` = ?2 - 1`,
 	appendLast:   `SELECT status, ` + lastSeq + ` FROM games WHERE id = ?`,
-	appendStart:  `UPDATE games SET status = 'playing', updated_at = ? WHERE id = ?`,
 	appendEnd:    `UPDATE games SET status = 'over', winner = ?, reason = ?, updated_at = ? WHERE id = ?`,
 	appendInsert: `INSERT INTO events (game_id, seq, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
 }
@@ -180,7 +179,6 @@ var appendQueries = [...]string{
 const (
 	appendNext = iota
 	appendLast
-	appendStart
 	appendEnd
 	appendInsert
 )
@@ -328,7 +326,8 @@ func appendOne(stmts *appendStmts, req appendRequest) error {
 		return ErrConflict
 	}
 	// Only what AfterEnd allows may follow the end, and it leaves the
-	// result be.
+	// result be. Events before the friend joins (a name) leave the game
+	// waiting: only the join starts it.
 	switch {
 	case status == "over":
 		if req.end != nil || !AfterEnd(req.events) {
@@ -336,8 +335,6 @@ func appendOne(stmts *appendStmts, req appendRequest) error {
 		}
 	case req.end != nil:
 		_, err = stmts[appendEnd].Exec(req.end.Winner, req.end.Reason, last.At.UnixMilli(), req.id)
-	case status != "playing":
-		_, err = stmts[appendStart].Exec(last.At.UnixMilli(), req.id)
 	}
 	if err != nil {
 		return err

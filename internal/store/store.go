@@ -71,12 +71,13 @@ type Event struct {
 
 // AfterEnd reports whether events may follow a game's end: only offers of
 // a new game ("rematch"), their refusals and their withdrawals ("decline"
-// and "withdraw" of "rematch").
+// and "withdraw" of "rematch"), and the players' names, which the record
+// of a game may still want.
 // Everything else is refused once a game is over, so a move racing the
 // end can never land behind it.
 func AfterEnd(events []Event) bool {
 	for _, e := range events {
-		if e.Kind != "rematch" && !((e.Kind == "decline" || e.Kind == "withdraw") && e.Move == "rematch") {
+		if e.Kind != "rematch" && e.Kind != "name" && !((e.Kind == "decline" || e.Kind == "withdraw") && e.Move == "rematch") {
 			return false
 		}
 	}

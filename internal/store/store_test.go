@@ -83,6 +83,43 @@ func sample(id string) Game {
 		Created: now, Updated: now, Status: "waiting"}
 }
 
+// An event before the friend joins, a player's name, leaves the game
+// waiting: only a join starts it, and an ending ends it.
+func TestEventsBeforeTheJoin(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := t.Context()
+		g := sample("waitingabc")
+		if err := s.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		at := g.Created.Add(time.Second)
+		if err := s.Append(ctx, g.ID, []Event{{Seq: 1, Kind: "name", Seat: "white", Move: "Ada", At: at}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, events, err := s.Load(ctx, g.ID); err != nil || got.Status != "waiting" || len(events) != 1 {
+			t.Fatalf("after a name: status %q, %d events, %v", got.Status, len(events), err)
+		}
+		if err := s.Join(ctx, g.ID, "black", []byte("black-hash"), JoinKey{}, at); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, err := s.Load(ctx, g.ID); err != nil || got.Status != "playing" {
+			t.Fatalf("after the join: status %q, %v", got.Status, err)
+		}
+
+		h := sample("abortedabc")
+		if err := s.Create(ctx, h); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, h.ID, []Event{{Seq: 1, Kind: "abort", Seat: "white", At: at}}, &Ending{Reason: "abort"}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, err := s.Load(ctx, h.ID); err != nil || got.Status != "over" || got.Reason != "abort" {
+			t.Fatalf("after an abort: status %q, reason %q, %v", got.Status, got.Reason, err)
+		}
+	})
+}
+
 func TestGameLifecycle(t *testing.T) {
 	eachStore(t, func(t *testing.T, open opener) {
 		s := open(t)
