@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -96,11 +97,9 @@ func (s *Server) apiRematch(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	secret := s.secret(r, id)
 	var req rematchRequest
-	if r.ContentLength != 0 {
-		if err := readJSON(r, &req); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := readOptional(r, &req); err != nil {
+		writeError(w, err)
+		return
 	}
 	res, err := s.rematch(r.Context(), id, secret, req)
 	if err != nil {
@@ -183,11 +182,21 @@ func readJSON(r *http.Request, v any) error {
 // readNothing checks the body of a request that takes no terms: there is
 // none, or it is an empty JSON object. Anything else is refused rather
 // than ignored, as it may mean the client asked for something else.
-func readNothing(r *http.Request) error {
-	if r.ContentLength == 0 {
+func readNothing(r *http.Request) error { return readOptional(r, &struct{}{}) }
+
+// readOptional is readJSON for a body that may be left out, v then left
+// as it is. An empty body counts as none however it is sent, with a
+// length of 0 or in chunks.
+func readOptional(r *http.Request, v any) error {
+	body := bufio.NewReader(r.Body)
+	if _, err := body.Peek(1); err == io.EOF {
 		return nil
 	}
-	return readJSON(r, &struct{}{})
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{body, r.Body}
+	return readJSON(r, v)
 }
 
 // isJSON reports whether the Content-Type ct names JSON:

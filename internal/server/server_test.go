@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -114,6 +117,32 @@ func TestResign(t *testing.T) {
 	s := ts.state(t, g.id, "")
 	if s.Status != "over" || *s.Result != (Result{Winner: "white", Reason: "resign"}) || len(s.Events) != 1 || len(s.Moves) != 0 {
 		t.Fatalf("after resigning: %+v", s)
+	}
+}
+
+// A request that takes no terms may send an empty body in chunks, as
+// some clients do, rather than with a length of 0.
+func TestEmptyBodyInChunks(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"dvonn","start":"me"}`)
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/games/%s/resign HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n",
+		g.id, ts.Listener.Addr(), g.black)
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("resign with an empty body in chunks: %d %s", res.StatusCode, body)
+	}
+	if s := ts.state(t, g.id, ""); s.Status != "over" {
+		t.Fatalf("after resigning: %s", s.Status)
 	}
 }
 

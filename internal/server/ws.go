@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -333,7 +334,7 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 	if err := dec.Decode(&m); err != nil {
 		return errorReply(messageID(data), refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
 		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "malformed message: more than one value")), true
 	}
 	var err error

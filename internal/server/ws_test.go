@@ -86,9 +86,15 @@ func (c *client) presence(seat string, online bool) Presence {
 	}
 }
 
+// rawText is a message sent as it is written, not encoded as JSON.
+type rawText string
+
 func (c *client) send(v any) {
 	c.t.Helper()
 	data, _ := json.Marshal(v)
+	if raw, ok := v.(rawText); ok {
+		data = []byte(raw)
+	}
 	if err := c.conn.Write(c.t.Context(), websocket.MessageText, data); err != nil {
 		c.t.Fatal(err)
 	}
@@ -137,6 +143,8 @@ func TestLiveGame(t *testing.T) {
 		{map[string]any{"type": "dance", "id": 11}, "bad_request"},
 		{map[string]any{"type": "move", "id": 12, "ply": 1, "move": "a1", "extra": true}, "bad_request"},
 		{"not an object", "bad_request"},
+		{rawText(`{"type":"move","id":15,"ply":1,"move":"a1"}]`), "bad_request"},
+		{rawText(`{"type":"resign","id":16}}`), "bad_request"},
 	} {
 		black.send(tt.msg)
 		e := black.next("error")
