@@ -34,11 +34,13 @@ var (
 	errOver        = refuse(http.StatusConflict, "game_over", "the game is over")
 	errWaiting     = refuse(http.StatusConflict, "waiting", "the game starts when your friend has joined")
 	// Asked for, a clock that keeps no time would quietly be none.
-	errNoTime     = refuse(http.StatusBadRequest, "bad_request", "a clock needs a time: at least %d seconds each, or days per move", int(clock.MinInitial/time.Second))
-	errSeatTaken  = refuse(http.StatusConflict, "seat_taken", "this invitation has already been used: both seats are taken, you can watch the game")
-	errBadInvite  = refuse(http.StatusForbidden, "forbidden", "this invitation does not belong to this game")
-	errBadJoinKey = refuse(http.StatusBadRequest, "bad_request", "a join key is 16 to 128 letters, digits, - or _")
-	errNotOver    = refuse(http.StatusConflict, "not_over", "a new game can follow only when this one is over")
+	errNoTime       = refuse(http.StatusBadRequest, "bad_request", "a clock needs a time: at least %d seconds each, or days per move", int(clock.MinInitial/time.Second))
+	errSeatTaken    = refuse(http.StatusConflict, "seat_taken", "this invitation has already been used: both seats are taken, you can watch the game")
+	errBadInvite    = refuse(http.StatusForbidden, "forbidden", "this invitation does not belong to this game")
+	errBadJoinKey   = refuse(http.StatusBadRequest, "bad_request", "a join key is 16 to 128 letters, digits, - or _")
+	errNotOver      = refuse(http.StatusConflict, "not_over", "a new game can follow only when this one is over")
+	errOverUnjoined = refuse(http.StatusConflict, "game_over", "this game ended before anyone joined it: ask for a new invitation")
+	errNoFriend     = refuse(http.StatusConflict, "no_friend", "nobody joined this game: a new game with the same friend needs one; invite a friend to a new game instead")
 )
 
 func errStale(ply, want int) *Error {

@@ -38,6 +38,8 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (j
 	}
 	var j joined
 	switch {
+	case g.rec.Status == "over":
+		return joined{}, errOverUnjoined
 	case g.rec.WhiteHash == nil:
 		j.seat = "white"
 	case g.rec.BlackHash == nil:

@@ -130,6 +130,19 @@ func TestAbort(t *testing.T) {
 	if code, _ := ts.offer(t, c.ID, c.Secret, "abort"); code != http.StatusOK {
 		t.Errorf("abort while waiting: %d", code)
 	}
+	// Called off before anyone joined, it seats nobody and has nobody
+	// to play again.
+	invite := c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]
+	var e errorBody
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": invite}, &e); code != http.StatusConflict || e.Code != "game_over" {
+		t.Errorf("joining a game called off: %d %+v", code, e)
+	}
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/rematch", c.Secret, nil, &e); code != http.StatusConflict || e.Code != "no_friend" {
+		t.Errorf("a new game after a game nobody joined: %d %+v", code, e)
+	}
+	if s := ts.state(t, c.ID, ""); s.Players.Black.Seated || s.Offer != nil || s.Version != 1 {
+		t.Errorf("after the refusals: black seated %v, offer %+v, version %d", s.Players.Black.Seated, s.Offer, s.Version)
+	}
 }
 
 func TestOffersRefuseBadRequests(t *testing.T) {

@@ -170,6 +170,9 @@ func (h *hub) follow(ctx context.Context, g *liveGame, secret string, ask *remat
 	if g.rec.Status != "over" {
 		return rematched{}, errNotOver
 	}
+	if g.rec.WhiteHash == nil || g.rec.BlackHash == nil {
+		return rematched{}, errNoFriend
+	}
 	offer := g.rematchOffer()
 	switch {
 	case g.rec.Computer != "":

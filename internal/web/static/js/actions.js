@@ -29,7 +29,9 @@ export function createActions({ t, page, send, play, colourName, notice }) {
 
   function render(box, mine) {
     if (page.state.status === 'over') {
-      if (!page.state.next) rematch(box);
+      // A game that ended before the friend joined has nobody to play again.
+      const { white, black } = page.state.players;
+      if (!page.state.next && white.seated && black.seated) rematch(box);
       return;
     }
     if (mine && (page.state.legal || []).includes('swap')) {
