@@ -90,11 +90,15 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		}
 		return
 	}
+	h.searched(moves)
 	text := start.FormatMove(r.Move)
 	var played []string
 	err = h.with(ctx, id, func(g *liveGame) error {
-		if !g.computerTurn() || len(g.moves) != ply || g.rec.Computer != seat {
-			return nil // the game moved on meanwhile: resigned, say
+		// The game may have moved on meanwhile: resigned, say, or a move
+		// taken back and another played in its place, where the one
+		// found may be legal but answers nothing.
+		if !g.computerTurn() || !slices.Equal(g.moves, moves) || g.rec.Computer != seat {
+			return nil
 		}
 		if _, err := h.playAs(ctx, g, seat, ply, text); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,5 +188,55 @@ func TestPlayOnFromARecord(t *testing.T) {
 		if code := ts.call(t, "POST", "/api/games", "", body, &e); code != http.StatusUnprocessableEntity || !strings.Contains(e.Error, want) {
 			t.Errorf("%s: %d %+v, want 422 saying %q", body, code, e, want)
 		}
+	}
+}
+
+// A search that ends after the move it answers was taken back, and
+// another played in its place, answers nothing: its move may well be
+// legal, but the computer searches the position on the board again.
+func TestComputerAnswersTheMoveOnTheBoard(t *testing.T) {
+	ts := newTestServer(t)
+	searched := make(chan []string)
+	release := make(chan struct{})
+	ts.srv.hub.searched = func(moves []string) {
+		searched <- moves
+		<-release
+	}
+	var c createResponse
+	body := `{"game":"havannah","options":{"size":5},"opponent":"computer","level":1,"start":"me"}`
+	if code := ts.call(t, "POST", "/api/games", "", body, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	move := func(text string) {
+		t.Helper()
+		if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 0, "move": text}, nil); code != http.StatusOK {
+			t.Fatalf("move %s: %d", text, code)
+		}
+	}
+	next := func() []string {
+		t.Helper()
+		select {
+		case moves := <-searched:
+			return moves
+		case <-time.After(30 * time.Second):
+			t.Fatal("no search of the computer's ended")
+			return nil
+		}
+	}
+	move("e5")
+	if got := next(); !slices.Equal(got, []string{"e5"}) {
+		t.Fatalf("the first search was after %v", got)
+	}
+	if code, e := ts.offer(t, c.ID, c.Secret, "takeback"); code != http.StatusOK {
+		t.Fatalf("takeback: %d %+v", code, e)
+	}
+	move("b2")
+	close(release)
+	if got := next(); !slices.Equal(got, []string{"b2"}) {
+		t.Fatalf("the second search was after %v", got)
+	}
+	s := ts.waitFor(t, c.ID, c.Secret, "the computer's answer", func(s Snapshot) bool { return len(s.Moves) == 2 })
+	if s.Moves[0] != "b2" {
+		t.Fatalf("moves %v", s.Moves)
 	}
 }

@@ -56,8 +56,11 @@ type hub struct {
 	thinkers  *thinkers  // the computer's searches
 	searchers *searchers // the computer's trees, kept between its moves
 	searches  atomic.Int64
-	notify    func(notice)
-	metrics   *siteMetrics
+	// searched is told of every search of the computer's that ends,
+	// with the moves it searched after; tests replace it.
+	searched func(moves []string)
+	notify   func(notice)
+	metrics  *siteMetrics
 
 	// bus connects this instance, known there as instance, to the
 	// others; nil when it is alone. lag, if set, is told how long each event took
@@ -78,7 +81,7 @@ type hub struct {
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
-		afterFunc: time.AfterFunc, notify: func(notice) {}, memoryShort: heapNearLimit}
+		afterFunc: time.AfterFunc, notify: func(notice) {}, memoryShort: heapNearLimit, searched: func([]string) {}}
 }
 
 // within runs f on the game id, loaded and locked, and returns what f
