@@ -25,7 +25,11 @@ type Record struct {
 	// "no swap" there, Little Golem "LG".
 	Rules  string
 	Moves  []string // cells, "swap" as the second entry, "resign" as the last
-	Winner game.Player
+	// Resigned is who resigned, when Moves ends with "resign": on this
+	// site a player may resign on the other's turn, so it is not always
+	// the one to move.
+	Resigned game.Player
+	Winner   game.Player
 	// HasResult tells whether the record states a result (Winner is
 	// meaningful; game.Nobody for a draw).
 	HasResult bool
@@ -86,15 +90,19 @@ func ParseHGF(text string) (Record, error) {
 			return Record{}, game.BadRecord(game.Because("why.hgf.not_a_move", "move {ply} is not a single W[...] or B[...]", "ply", ply), nil)
 		}
 		p := node[0]
-		if want := "WB"[i%2 : i%2+1]; p.key != want {
+		text := strings.ToLower(strings.TrimSpace(p.value))
+		if want := "WB"[i%2 : i%2+1]; p.key != want && text != "resign" {
 			return Record{}, game.BadRecord(game.Because("why.hgf.wrong_label", "move {ply} is labelled {label} but it is {want}'s turn", "ply", ply, "label", p.key, "want", want), nil)
 		}
-		text := strings.ToLower(strings.TrimSpace(p.value))
 		if text == "resign" {
 			if ply != len(nodes)-1 {
 				return Record{}, game.BadRecord(game.Because("why.record.resign_not_last", "move {ply} resigns but more moves follow", "ply", ply), nil)
 			}
-			rec.Moves = append(rec.Moves, "resign")
+			// Labelled by who resigned, which may be out of turn.
+			rec.Moves, rec.Resigned = append(rec.Moves, "resign"), game.White
+			if p.key == "B" {
+				rec.Resigned = game.Black
+			}
 			break
 		}
 		m, err := s.parseHGFMove(text)
@@ -141,7 +149,11 @@ func (rec Record) HGF() (string, error) {
 	}
 	s, _ := New(rec.Size, true)
 	for i, text := range rec.Moves {
-		b.WriteString(";" + "WB"[i%2:i%2+1] + "[")
+		label := "WB"[i%2 : i%2+1]
+		if text == "resign" {
+			label = map[game.Player]string{game.White: "W", game.Black: "B"}[rec.Resigned]
+		}
+		b.WriteString(";" + label + "[")
 		switch text {
 		case "swap", "resign":
 			b.WriteString(text)
@@ -250,7 +262,8 @@ func writeRecord(r game.Record) (string, error) {
 		rec.HasResult = true
 	}
 	if r.Reason == "resign" {
-		rec.Moves = append(append([]string(nil), r.Moves...), "resign")
+		// The one who resigned lost.
+		rec.Moves, rec.Resigned = append(append([]string(nil), r.Moves...), "resign"), rec.Winner.Other()
 	}
 	return rec.HGF()
 }
@@ -276,7 +289,7 @@ func readRecord(text string) (game.Record, error) {
 		r.Moves = r.Moves[:n-1]
 		r.Reason = "resign"
 		if !rec.HasResult {
-			r.Winner = game.Player(n % 2).String() // the other side of the one who resigned
+			r.Winner = rec.Resigned.Other().String()
 		}
 	}
 	return r, nil

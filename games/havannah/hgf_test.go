@@ -14,18 +14,45 @@ import (
 const sampleHGF = `(;FF[4]EV[havannah.in.DEV.1]PB[anna]PW[bert]SZ[8]RU[LG]RE[B]GC[ game #1]SO[http://www.littlegolem.com];W[H3];B[G4];W[F3];B[G3];W[F1];B[G2];W[G1];B[H2];W[H1];B[I1];B[resign])`
 
 func TestParseHGF(t *testing.T) {
-	_, err := ParseHGF(sampleHGF)
-	if err == nil || !strings.Contains(err.Error(), "move 11 is labelled B but it is W's turn") {
-		t.Fatalf("mislabelled move: %v", err)
-	}
-	rec, err := ParseHGF(strings.Replace(sampleHGF, "B[resign]", "W[resign]", 1))
+	// Black resigns on White's turn: a resignation is labelled by who
+	// resigned, whoever was to move.
+	rec, err := ParseHGF(sampleHGF)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Record{Size: 8, White: "anna", Black: "bert", Event: "havannah.in.DEV.1", Rules: "LG", Winner: game.White, HasResult: true,
-		Moves: strings.Fields("h3 g4 f3 g3 f1 g2 g1 h2 h1 i2 resign")}
+		Moves: strings.Fields("h3 g4 f3 g3 f1 g2 g1 h2 h1 i2 resign"), Resigned: game.Black}
 	if !reflect.DeepEqual(rec, want) {
 		t.Fatalf("got %+v\nwant %+v", rec, want)
+	}
+}
+
+// A player may resign on the other's turn; the record says who did, and
+// reading it back without its result still finds the winner.
+func TestResignationOutOfTurn(t *testing.T) {
+	for _, tt := range []struct {
+		moves  []string
+		winner string
+		last   string
+	}{
+		{[]string{"e5"}, "black", ";W[resign])"},
+		{[]string{"e5"}, "white", ";B[resign])"},
+		{[]string{"e5", "d4"}, "black", ";W[resign])"},
+		{nil, "black", ";W[resign])"},
+	} {
+		r := game.Record{Game: "havannah", Options: game.Options{"size": 5, "swap": 0}, Moves: tt.moves, Winner: tt.winner, Reason: "resign"}
+		text, err := Game().Records.Write(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(strings.TrimSpace(text), tt.last) {
+			t.Errorf("%v, %s won: written %s", tt.moves, tt.winner, text)
+		}
+		bare := strings.Replace(strings.Replace(text, "RE[B]", "", 1), "RE[W]", "", 1)
+		back, err := Game().Records.Read(bare)
+		if err != nil || back.Winner != tt.winner || back.Reason != "resign" || len(back.Moves) != len(tt.moves) {
+			t.Errorf("%v, %s won: read back without its result as %+v, %v", tt.moves, tt.winner, back, err)
+		}
 	}
 }
 
