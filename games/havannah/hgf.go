@@ -23,8 +23,8 @@ type Record struct {
 	Event string // EV
 	// Rules is the RU field as written: this site writes "swap" or
 	// "no swap" there, Little Golem "LG".
-	Rules  string
-	Moves  []string // cells, "swap" as the second entry, "resign" as the last
+	Rules string
+	Moves []string // cells, "swap" as the second entry, "resign" as the last
 	// Resigned is who resigned, when Moves ends with "resign": on this
 	// site a player may resign on the other's turn, so it is not always
 	// the one to move.
