@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"bretter/game"
+	"bretter/games/dvonn"
 	"bretter/games/fanorona"
 	bt "bretter/internal/browsertest"
 )
@@ -223,6 +224,11 @@ func TestImportRecord(t *testing.T) {
 	waitStones(t, p, 2)
 	bt.Screenshot(t, p, "import-desktop")
 
+	// A DVONN game ends by the score, which the result says.
+	setValue(t, p, "#record-text", finishedDVONNRecord(t))
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	waitFor(t, p, `/\d+.*\d+/.test(document.getElementById("viewer-result").textContent) && !document.getElementById("viewer-result").textContent.includes("{")`, true, "the DVONN score in the result")
+
 	// A refused record takes the game shown before away.
 	setValue(t, p, "#record-text", bad)
 	must(t, bt.Click(p, `#import-form button[type=submit]`))
@@ -281,6 +287,24 @@ func longFanoronaRecord(t *testing.T) string {
 	}
 	t.Fatal("no long turn in 200 random games")
 	return ""
+}
+
+// finishedDVONNRecord is the record of a random DVONN game played to its
+// end.
+func finishedDVONNRecord(t *testing.T) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 4))
+	s := dvonn.New()
+	var moves []string
+	for !s.Outcome().Over {
+		legal := s.Legal(nil)
+		m := legal[rng.IntN(len(legal))]
+		moves = append(moves, s.FormatMove(m))
+		if err := s.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return game.Record{Game: "dvonn", Moves: moves}.Text()
 }
 
 // centre is where an element sits on the screen.

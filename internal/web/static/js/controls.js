@@ -1,4 +1,4 @@
-// Buttons that pages and boards put up for the player.
+// Buttons and lines of text that pages and boards put up for the player.
 
 // button makes a button with a label and a class that calls onClick.
 export function button(label, cls, onClick) {
@@ -16,4 +16,18 @@ export function button(label, cls, onClick) {
 export function fitMoves(list) {
   const long = [...list.querySelectorAll('button.move')].some((b) => b.textContent.length > 9);
   list.classList.toggle('long', long);
+}
+
+// resultLine says how a game ended: result as the server gives it, view
+// the last position (DVONN's score is in it).
+export function resultLine(t, result, view) {
+  const { winner, reason } = result;
+  const colour = (seat) => t('colour.' + seat);
+  const params = winner === 'none' ? { winner: '' } : { winner: colour(winner), loser: colour(winner === 'white' ? 'black' : 'white') };
+  if (view && view.score) Object.assign(params, view.score);
+  let key = 'result.' + reason;
+  if (reason === 'score' && winner === 'none') key = 'result.score_draw';
+  const text = t(key, params);
+  if (text !== key) return text;
+  return winner === 'none' ? t('result.draw') : t('result.other', params);
 }

@@ -4,7 +4,7 @@
 import { lang, t, time } from './i18n.js';
 import { load } from './boards.js';
 import { afterKey, focusOn } from './boards/focus.js';
-import { fitMoves } from './controls.js';
+import { fitMoves, resultLine } from './controls.js';
 import { createReplay } from './replay.js';
 import { wire } from './settings.js';
 
@@ -435,13 +435,7 @@ function statusText() {
 
 function resultText(s) {
   const r = s.result;
-  const params = { winner: r.winner === 'none' ? '' : colourName(r.winner) };
-  if (r.winner !== 'none') params.loser = colourName(r.winner === 'white' ? 'black' : 'white');
-  if (s.view && s.view.score) Object.assign(params, s.view.score);
-  let key = 'result.' + r.reason;
-  if (r.reason === 'score' && r.winner === 'none') key = 'result.score_draw';
-  let text = t(key, params);
-  if (text === key) text = r.winner === 'none' ? t('result.draw') : t('result.other', params);
+  let text = resultLine(t, r, s.view);
   if (page.boot.seat && r.winner !== 'none') {
     text += ' ' + (r.winner === page.boot.seat ? t('result.you_won') : t('result.you_lost'));
   }

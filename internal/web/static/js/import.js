@@ -4,7 +4,7 @@
 import { t, lang } from './i18n.js';
 import { load } from './boards.js';
 import { createReplay } from './replay.js';
-import { fitMoves } from './controls.js';
+import { fitMoves, resultLine } from './controls.js';
 import { reasonsText } from './reasons.js';
 
 const $ = (id) => document.getElementById(id);
@@ -44,7 +44,7 @@ async function show(rec) {
   board = mod.create($('board'), { t, send: null, marks: [] });
   $('viewer').hidden = false;
   $('viewer-title').textContent = [t(`game.${rec.game}.name`), localDate(rec.date)].filter(Boolean).join(' · ');
-  $('viewer-result').textContent = resultText(rec);
+  $('viewer-result').textContent = rec.winner ? resultLine(t, rec, rec.positions[rec.moves.length].view) : '';
   const list = $('moves');
   list.replaceChildren();
   rec.moves.forEach((m, i) => {
@@ -80,16 +80,6 @@ async function show(rec) {
   });
   replay.go(null);
   $('viewer').scrollIntoView({ block: 'start' });
-}
-
-function resultText(rec) {
-  if (!rec.winner) return '';
-  if (rec.winner === 'none') return t('result.draw');
-  const winner = t('colour.' + rec.winner);
-  const loser = t('colour.' + (rec.winner === 'white' ? 'black' : 'white'));
-  const key = 'result.' + rec.reason;
-  const text = t(key, { winner, loser });
-  return text === key ? t('result.other', { winner }) : text;
 }
 
 // localDate writes a record's date (2026-11-30) the way the page's
