@@ -36,6 +36,11 @@ func TestLiveClockLosesOnTime(t *testing.T) {
 		t.Fatalf("White's clock stands at %s on Black's page", later)
 	}
 	bt.Screenshot(t, alice, "clock-running")
+	// A watcher reading German sees the tenths with a decimal comma.
+	id, err := bt.Eval[string](alice, `location.pathname.split("/")[2]`)
+	must(t, err)
+	watcher := bt.NewProfile(t)
+	must(t, bt.Navigate(watcher, srv.URL+"/g/"+id+"?lang=de"))
 
 	deadline := time.Now().Add(75 * time.Second)
 	for tenths := false; !tenths; {
@@ -44,6 +49,9 @@ func TestLiveClockLosesOnTime(t *testing.T) {
 		tenths = len(s) == 3 && s[1] == '.'
 		if time.Now().After(deadline) {
 			t.Fatalf("White's clock shows %q, never tenths", s)
+		}
+		if tenths {
+			waitFor(t, watcher, `/^\d,\d$/.test(document.querySelector("#clocks .white .time").textContent)`, true, "tenths with a comma in German")
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -160,5 +160,5 @@ func TestCallTheGameOffAsksFirst(t *testing.T) {
 	}
 	must(t, bt.Click(alice, "#actions button.abort"))
 	must(t, bt.Click(alice, `#confirm button[value=yes]`))
-	waitStatus(t, bob, "The game was called off before it began.")
+	waitStatus(t, bob, "The game was called off.")
 }

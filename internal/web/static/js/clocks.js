@@ -7,6 +7,9 @@
 import { low as lowSound } from './sound.js';
 import { lang } from './i18n.js';
 
+// The last ten seconds in tenths, with the language's decimal sign.
+const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 const LOW_SHARE = 0.1; // of the initial time, and at most...
 const LOW_MAX_MS = 30000;
 const ANNOUNCE_AT = [60000, 30000, 10000];
@@ -118,7 +121,7 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
       if (hours >= 24) return t('clock.left_days', { days: Math.floor(hours / 24), hours: hours % 24 });
       return t('clock.left_hours', { hours, minutes: Math.floor((ms % 3600000) / 60000) });
     }
-    if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
+    if (ms < 10000) return tenths.format(Math.floor(ms / 100) / 10);
     const s = Math.floor(ms / 1000);
     const h = Math.floor(s / 3600);
     const mm = String(Math.floor((s % 3600) / 60));
