@@ -45,6 +45,7 @@ func TestPhoneLayout(t *testing.T) {
 
 	newGame(t, alice, srv, "havannah", map[string]string{"size": "6"}, "me")
 	waitStatus(t, alice, "Waiting for your friend")
+	must(t, bt.WaitText(alice, "#bar-top", "Black · Seat free"))
 	inv, sc := rectOf(t, alice, "#invite-url"), screenOf(t, alice)
 	if inv.Top < 0 || inv.Bottom > sc.Height/2 || sc.ScrollY != 0 {
 		t.Fatalf("the invitation is at %.0f–%.0f of a %.0f high screen (scrolled %.0f): not the first thing", inv.Top, inv.Bottom, sc.Height, sc.ScrollY)
@@ -81,6 +82,9 @@ func TestPhoneLayout(t *testing.T) {
 	must(t, bt.WaitText(alice, "#bar-bottom", "White · You"))
 	must(t, bt.WaitText(alice, "#bar-bottom", "to move"))
 	must(t, bt.WaitText(alice, "#bar-top", "Black · Your friend"))
+	// The panel's players and clocks are not shown on a phone: the bars
+	// say it all, to screen readers too.
+	waitFor(t, alice, `["#bar-top", "#bar-bottom"].every((q) => !document.querySelector(q).closest("[aria-hidden=true]")) && getComputedStyle(document.querySelector(".panel > .players")).display === "none"`, true, "the bars read out")
 	must(t, bt.WaitText(alice, "#action-bar", "Resign"))
 
 	// Whole turns: Alice taps and confirms, Bob clicks on his desktop.

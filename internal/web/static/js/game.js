@@ -617,7 +617,7 @@ function renderBars() {
     const name = document.createElement('span');
     name.className = 'who';
     const who = p.computer ? t('players.computer', { level: p.computer })
-      : seat === page.boot.seat ? label('players.you') : p.name || (page.boot.seat ? label('players.friend') : '');
+      : seat === page.boot.seat ? label('players.you') : p.name || (!p.seated ? label('players.free') : page.boot.seat ? label('players.friend') : '');
     // The dot shows the colour; a phone's narrow bar keeps its room for
     // who plays it, and says the colour only to a screen reader.
     if (who) {
