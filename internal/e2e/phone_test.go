@@ -240,3 +240,17 @@ func TestSmallPhoneKeepsThePageAboveTheBar(t *testing.T) {
 		t.Fatalf("against the computer with a time of one's own the form shows %q", s)
 	}
 }
+
+// On a phone the import page keeps its text off the screen's edges, as
+// every page but a game's does.
+func TestPhoneImportPage(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t, bt.Phone)
+	openImport(t, p, srv)
+	sc := screenOf(t, p)
+	for _, q := range []string{"main h1", "#record-text"} {
+		if r := rectOf(t, p, q); r.Left < 4 || r.Right > sc.Width-4 {
+			t.Errorf("%s spans %.0f–%.0f of a %.0f wide screen", q, r.Left, r.Right, sc.Width)
+		}
+	}
+}
