@@ -143,6 +143,9 @@ func TestTakebackNotices(t *testing.T) {
 	if s := apiState(t, srv, id); len(s.Moves) != 0 {
 		t.Fatalf("moves after the takeback: %v", s.Moves)
 	}
+	// A move taken back is not taken back again: no button the server
+	// would refuse.
+	waitFor(t, alice, `document.querySelector("#actions button.offer-draw") !== null && document.querySelector("#actions button.takeback") === null`, true, "no takeback to ask for")
 }
 
 // Calling a game off ends it for both at once, so the page asks first; a
