@@ -158,10 +158,10 @@ func (h *hub) offer(ctx context.Context, id, secret, kind string) (int, error) {
 			if o.By != seat && o.Kind == kind {
 				return h.accept(ctx, g, seat)
 			}
-			return 0, refuse(http.StatusConflict, "stale", "an offer is waiting for an answer")
+			return 0, refuse(http.StatusConflict, "offer_pending", "an offer is waiting for an answer")
 		}
 		if kind == "takeback" && g.takebackCount(seat) == 0 {
-			return 0, refuse(http.StatusConflict, "stale", "you have no move to take back")
+			return 0, refuse(http.StatusConflict, "no_takeback", "you have no move to take back")
 		}
 		steps := []step{{store.Event{Kind: "offer", Seat: seat, Move: kind}, g.state}}
 		if computer := g.rec.Computer; computer != "" {
@@ -224,7 +224,7 @@ func (h *hub) accept(ctx context.Context, g *liveGame, seat string) (int, error)
 func (g *liveGame) takenBack(asker string) (game.State, int, error) {
 	n := g.takebackCount(asker)
 	if n == 0 {
-		return nil, 0, refuse(http.StatusConflict, "stale", "there is no move to take back")
+		return nil, 0, refuse(http.StatusConflict, "no_takeback", "there is no move to take back")
 	}
 	state, _, err := game.Replay(g.engine, g.rec.Options, g.moves[:len(g.moves)-n])
 	if err != nil {

@@ -167,6 +167,17 @@ func TestOffersRefuseBadRequests(t *testing.T) {
 	if s := ts.state(t, g.id, ""); s.Version != 2 {
 		t.Errorf("bad requests changed the game: version %d", s.Version)
 	}
+	// A refusal says what stands in the way, with a code a page can
+	// translate.
+	ts.offer(t, g.id, g.white, "takeback")
+	ts.answer(t, g.id, g.black, "takeback", true)
+	if code, e := ts.offer(t, g.id, g.white, "takeback"); code != http.StatusConflict || e.Code != "no_takeback" {
+		t.Errorf("a takeback of a move taken back: %d %+v", code, e)
+	}
+	ts.offer(t, g.id, g.black, "draw")
+	if code, e := ts.offer(t, g.id, g.black, "takeback"); code != http.StatusConflict || e.Code != "offer_pending" {
+		t.Errorf("an offer beside one waiting: %d %+v", code, e)
+	}
 }
 
 func TestComputerGrantsTakebacksAndPlaysDrawsOut(t *testing.T) {

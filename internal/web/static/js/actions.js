@@ -15,11 +15,17 @@ const offerNotices = {
   withdraw: { rematch: 'offer.rematch_withdrawn' },
 };
 
+// refusals are the codes of the server's refusals that have words of
+// their own (error.<code>).
+const refusals = new Set(['stale', 'not_your_turn', 'game_over', 'waiting', 'forbidden', 'rate', 'no_offer', 'too_late',
+  'not_your_offer', 'not_over', 'no_friend', 'offer_pending', 'no_takeback']);
+
 // createActions gives render(box, mine), which puts the controls for the
 // state of page into box (mine says whether it is the player's turn),
 // tellOffer(event) and refused(cell), which say in the notice what an
 // event of an offer, or a click that chose nothing, means to the player,
-// and why(reasons), which says why the server refused a move.
+// why(reasons), which says why the server refused a move, and
+// errorText(msg), what a refusal of the player's message says.
 export function createActions({ t, page, send, play, colourName, notice }) {
   const $ = (id) => document.getElementById(id);
   $('rematch-form')?.addEventListener('submit', (e) => {
@@ -204,5 +210,14 @@ export function createActions({ t, page, send, play, colourName, notice }) {
   // why says in the page's language why the server refused a move.
   const why = (reasons) => reasonsText(t, reasons);
 
-  return { render, tellOffer, refused, why };
+  // errorText says why the server refused a message of the player's: in
+  // the page's language when the refusal's code has words of its own,
+  // else with the server's words.
+  function errorText(msg) {
+    if (msg.code === 'illegal') return t('error.illegal', { detail: msg.reasons ? why(msg.reasons) : msg.error });
+    if (refusals.has(msg.code)) return t('error.' + msg.code);
+    return t('error.other', { detail: msg.error });
+  }
+
+  return { render, tellOffer, refused, why, errorText };
 }

@@ -264,7 +264,8 @@ function receive(msg) {
       break;
     case 'error':
       if (msg.id === page.pending?.id) page.pending = null;
-      notice(errorText(msg));
+      // Only a player's messages are refused for reasons worth a word.
+      notice(page.actions ? page.actions.errorText(msg) : t('error.other', { detail: msg.error }));
       render();
       break;
     case 'presence':
@@ -300,16 +301,6 @@ function applyChange(s, msg) {
     if (change.captured !== undefined) next.captured = [...(s.captured || []), change.captured];
   }
   return next;
-}
-
-function errorText(msg) {
-  switch (msg.code) {
-    case 'illegal':
-      return t('error.illegal', { detail: msg.reasons && page.actions ? page.actions.why(msg.reasons) : msg.error });
-    case 'stale': case 'not_your_turn': case 'game_over': case 'waiting': case 'forbidden': case 'rate':
-      return t('error.' + msg.code);
-  }
-  return t('error.other', { detail: msg.error });
 }
 
 function notice(text) {
@@ -670,6 +661,9 @@ function dot(seat) {
 // everybody, and a player's own controls once their script is there.
 function renderActions(mine) {
   const box = $('actions');
+  // The buttons are made anew: the one that had the focus keeps it, or
+  // the first of them, or the box, rather than the top of the page.
+  const focused = box.contains(document.activeElement) && document.activeElement.className;
   box.replaceChildren();
   if (page.state.status === 'over' && page.state.next) {
     const a = document.createElement('a');
@@ -682,4 +676,5 @@ function renderActions(mine) {
     box.append(p, a);
   }
   page.actions?.render(box, mine);
+  if (focused !== false) focusOn([...box.querySelectorAll('button')].find((b) => b.className === focused) || box.querySelector('button') || box);
 }
