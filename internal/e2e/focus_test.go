@@ -170,3 +170,23 @@ func TestConfirmByKeyboard(t *testing.T) {
 	waitMoves(t, bob, 1)
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? document.activeElement.tagName`, "a2", "the focus back on the cell played")
 }
+
+// The action buttons are made anew as the game changes: the one that had
+// the focus keeps it when the friend moves, and when it goes away itself
+// (a draw offered) the focus stays among the actions, not at the top of
+// the page.
+func TestActionsKeepTheFocus(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "4")
+	clickCell(t, alice, "a1")
+	waitMoves(t, bob, 1)
+	_, err := bt.Eval[bool](alice, `(document.querySelector("#actions button.offer-draw").focus(), true)`)
+	must(t, err)
+	clickCell(t, bob, "d4")
+	waitMoves(t, alice, 2)
+	waitFor(t, alice, `document.activeElement.className`, "offer-draw", "the focus kept on the button")
+	press(t, alice, kb.Enter)
+	must(t, bt.WaitText(bob, "#notice", "Your friend offers a draw."))
+	waitFor(t, alice, `document.getElementById("actions").contains(document.activeElement)`, true, "the focus among the actions")
+}
