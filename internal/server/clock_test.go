@@ -204,3 +204,39 @@ func TestFormClock(t *testing.T) {
 		}
 	}
 }
+
+// Moves a game is created from are where it starts, not the players'
+// moves: the clocks start, and calling the game off ends, only with the
+// players' own first moves, however long the friend takes to join.
+func TestGivenMovesAreNotThePlayers(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		ts := newTestServer(t)
+		var c createResponse
+		body := `{"game":"havannah","options":{"size":5},"start":"me","clock":{"initial_s":15,"increment_s":0},"moves":["e5","d4"]}`
+		if code := ts.call(t, "POST", "/api/games", "", body, &c); code != http.StatusCreated {
+			t.Fatalf("create: %d", code)
+		}
+		time.Sleep(1100 * time.Millisecond)
+		invite := c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]
+		var j struct{ Secret string }
+		if code := ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": invite}, &j); code != http.StatusOK {
+			t.Fatalf("join: %d", code)
+		}
+		if restart {
+			ts = restartOn(t, ts)
+		}
+		s := ts.state(t, c.ID, c.Secret)
+		if s.Clock == nil || s.Clock.Running != nil || s.Clock.WhiteMS != 15000 || s.Clock.BlackMS != 15000 {
+			t.Fatalf("restart %v: the clocks after the join: %+v", restart, s.Clock)
+		}
+		if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 2, "move": "a1"}, nil); code != http.StatusOK {
+			t.Fatalf("the first move of the players: %d", code)
+		}
+		if s := ts.state(t, c.ID, c.Secret); s.Clock.Running != nil {
+			t.Fatalf("restart %v: a clock runs after one player's move: %+v", restart, s.Clock)
+		}
+		if code, e := ts.offer(t, c.ID, j.Secret, "abort"); code != http.StatusOK {
+			t.Fatalf("restart %v: calling off before both moved: %d %+v", restart, code, e)
+		}
+	}
+}

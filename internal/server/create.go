@@ -66,7 +66,7 @@ func (h *hub) create(ctx context.Context, req newGame) (created, error) {
 	}
 	c := created{ID: newID(), Seat: seat, Secret: newSecret()}
 	rec := store.Game{ID: c.ID, Game: name, Options: resolved, InviteHash: hashSecret(inviteToken(c.Secret)),
-		Creator: seat, Created: now, Updated: now, Status: "waiting", Clock: req.Clock}
+		Creator: seat, Created: now, Updated: now, Status: "waiting", Clock: req.Clock, Given: len(events)}
 	if seat == "white" {
 		rec.WhiteHash = hashSecret(c.Secret)
 	} else {

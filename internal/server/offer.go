@@ -43,7 +43,9 @@ func (g *liveGame) apply(e store.Event, after game.State) error {
 			g.state = after
 			g.noteMove(e.Move)
 		}
-		g.ticks = append(g.ticks, clock.Move{Seat: e.Seat, At: e.At})
+		if !g.given(e) {
+			g.ticks = append(g.ticks, clock.Move{Seat: e.Seat, At: e.At})
+		}
 		g.offer = nil
 	case "takeback":
 		n, err := strconv.Atoi(e.Move)
@@ -94,6 +96,11 @@ func (g *liveGame) rewind(n int) error {
 	}
 	return nil
 }
+
+// given reports whether e is one of the moves the game was created from
+// ("play on from here") rather than a player's: the clocks do not count
+// it, and the game may still be called off.
+func (g *liveGame) given(e store.Event) bool { return e.Seq <= g.rec.Given }
 
 // bothMoved reports whether each player has made a move of their own.
 func (g *liveGame) bothMoved() bool {

@@ -20,16 +20,19 @@ type Snapshot struct {
 	Moves    []string      `json:"moves"`
 	Captured []int         `json:"captured,omitempty"`
 	Events   []store.Event `json:"events"`
-	ToMove   string        `json:"to_move"`
-	Version  int           `json:"version"`
-	Result   *Result       `json:"result"`
-	View     any           `json:"view"`
-	Seat     string        `json:"seat,omitempty"`
-	Legal    []string      `json:"legal,omitempty"`
-	Players  Players       `json:"players"`
-	Next     string        `json:"next,omitempty"`
-	Clock    *ClockView    `json:"clock,omitempty"`
-	Offer    *Offer        `json:"offer"`
+	// Given is how many of the first events the game was created from
+	// ("play on from here"): not the players' moves.
+	Given   int        `json:"given,omitempty"`
+	ToMove  string     `json:"to_move"`
+	Version int        `json:"version"`
+	Result  *Result    `json:"result"`
+	View    any        `json:"view"`
+	Seat    string     `json:"seat,omitempty"`
+	Legal   []string   `json:"legal,omitempty"`
+	Players Players    `json:"players"`
+	Next    string     `json:"next,omitempty"`
+	Clock   *ClockView `json:"clock,omitempty"`
+	Offer   *Offer     `json:"offer"`
 	// Chat is sent to players only, and only with the full state; new
 	// lines come as messages of their own.
 	Chat    []store.ChatLine `json:"chat,omitempty"`
@@ -57,7 +60,7 @@ type Presence struct {
 func (g *liveGame) snapshot(seat string) Snapshot {
 	s := Snapshot{
 		ID: g.rec.ID, Game: g.rec.Game, Options: g.rec.Options, Status: g.rec.Status,
-		Moves: g.moves, Captured: g.captured, Events: g.events, ToMove: g.state.ToMove().String(),
+		Moves: g.moves, Captured: g.captured, Events: g.events, Given: g.rec.Given, ToMove: g.state.ToMove().String(),
 		Version: len(g.events), View: g.view, Seat: seat, Players: g.players(), Next: g.rec.Next,
 		Created: g.rec.Created, Updated: g.rec.Updated, Clock: g.clockView(g.now()), Offer: g.offer,
 	}

@@ -87,6 +87,7 @@ var postgresMigrations = []string{
 	`ALTER TABLE games ADD COLUMN join_key BYTEA;
 	ALTER TABLE games ADD COLUMN join_sealed BYTEA;`,
 	`ALTER TABLE games DROP COLUMN version;`,
+	`ALTER TABLE games ADD COLUMN given INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // lastChangePostgres is lastChange in PostgreSQL's words.
@@ -214,11 +215,11 @@ func insertGamePostgres(ctx context.Context, tx pgx.Tx, g Game) error {
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO games
 		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level,
-		clock_initial_ms, clock_increment_ms, clock_days)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		clock_initial_ms, clock_increment_ms, clock_days, given)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
 		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level,
-		g.Clock.Initial.Milliseconds(), g.Clock.Increment.Milliseconds(), g.Clock.Days)
+		g.Clock.Initial.Milliseconds(), g.Clock.Increment.Milliseconds(), g.Clock.Days, g.Given)
 	return err
 }
 
@@ -260,10 +261,10 @@ func (s *Postgres) load(ctx context.Context, id string) (Game, []Event, error) {
 	var created, updated, initial, increment int64
 	err = tx.QueryRow(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
 		created_at, updated_at, status, winner, reason, next_id, computer, level,
-		clock_initial_ms, clock_increment_ms, clock_days, join_key, join_sealed FROM games WHERE id = $1`, id).
+		clock_initial_ms, clock_increment_ms, clock_days, join_key, join_sealed, given FROM games WHERE id = $1`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
 			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Computer, &g.Level,
-			&initial, &increment, &g.Clock.Days, &g.JoinKey.Hash, &g.JoinKey.Sealed)
+			&initial, &increment, &g.Clock.Days, &g.JoinKey.Hash, &g.JoinKey.Sealed, &g.Given)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Game{}, nil, ErrNotFound
 	}

@@ -157,6 +157,7 @@ var migrations = []string{
 	// the later of its row's and its last event's: a move writes only
 	// its event (see appendQueries).
 	`ALTER TABLE games DROP COLUMN version;`,
+	`ALTER TABLE games ADD COLUMN given INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // lastChange is when game g last changed: its row's updated_at (created,
@@ -416,11 +417,11 @@ func insertGame(ctx context.Context, tx *sql.Tx, g Game) error {
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO games
 		(id, game, options, white_hash, black_hash, invite_hash, creator, created_at, updated_at, status, computer, level,
-		clock_initial_ms, clock_increment_ms, clock_days)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		clock_initial_ms, clock_increment_ms, clock_days, given)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Game, string(opts), g.WhiteHash, g.BlackHash, g.InviteHash, g.Creator,
 		g.Created.UnixMilli(), g.Updated.UnixMilli(), g.Status, g.Computer, g.Level,
-		g.Clock.Initial.Milliseconds(), g.Clock.Increment.Milliseconds(), g.Clock.Days)
+		g.Clock.Initial.Milliseconds(), g.Clock.Increment.Milliseconds(), g.Clock.Days, g.Given)
 	return err
 }
 
@@ -444,10 +445,10 @@ func (s *SQLite) load(ctx context.Context, id string) (Game, []Event, error) {
 	var created, updated, initial, increment int64
 	err = tx.QueryRowContext(ctx, `SELECT id, game, options, white_hash, black_hash, invite_hash, creator,
 		created_at, updated_at, status, winner, reason, next_id, computer, level,
-		clock_initial_ms, clock_increment_ms, clock_days, join_key, join_sealed FROM games WHERE id = ?`, id).
+		clock_initial_ms, clock_increment_ms, clock_days, join_key, join_sealed, given FROM games WHERE id = ?`, id).
 		Scan(&g.ID, &g.Game, &opts, &g.WhiteHash, &g.BlackHash, &g.InviteHash, &g.Creator,
 			&created, &updated, &g.Status, &g.Winner, &g.Reason, &g.Next, &g.Computer, &g.Level,
-			&initial, &increment, &g.Clock.Days, &g.JoinKey.Hash, &g.JoinKey.Sealed)
+			&initial, &increment, &g.Clock.Days, &g.JoinKey.Hash, &g.JoinKey.Sealed, &g.Given)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Game{}, nil, ErrNotFound
 	}

@@ -50,6 +50,9 @@ type Game struct {
 	Clock clock.Control
 	// JoinKey is the key the friend joined with, if any.
 	JoinKey JoinKey
+	// Given is how many of the first events the game was created with
+	// ("play on from here"): where it starts, not the players' moves.
+	Given int
 }
 
 // JoinKey lets a friend whose answer to joining was lost ask again and

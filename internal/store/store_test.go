@@ -107,6 +107,17 @@ func TestEventsBeforeTheJoin(t *testing.T) {
 			t.Fatalf("after the join: status %q, %v", got.Status, err)
 		}
 
+		// The moves a game is created from are counted as such.
+		given := sample("givenmoves")
+		given.Given = 2
+		moves := []Event{{Seq: 1, Kind: "move", Seat: "white", Move: "e5", At: given.Created}, {Seq: 2, Kind: "move", Seat: "black", Move: "d4", At: given.Created}}
+		if err := s.Create(ctx, given, moves...); err != nil {
+			t.Fatal(err)
+		}
+		if got, events, err := s.Load(ctx, given.ID); err != nil || got.Given != 2 || len(events) != 2 {
+			t.Fatalf("a game created from moves: given %d, %d events, %v", got.Given, len(events), err)
+		}
+
 		h := sample("abortedabc")
 		if err := s.Create(ctx, h); err != nil {
 			t.Fatal(err)

@@ -57,7 +57,8 @@ export function createActions({ t, page, send, play, colourName, notice }) {
     const me = page.boot.seat;
     const offer = page.state.offer;
     const ask = (kind) => () => send({ type: 'offer', id: page.nextMessage++, kind });
-    const moved = new Set(page.state.events.filter((e) => e.kind === 'move').map((e) => e.seat));
+    // The moves a game was created from are not the players'.
+    const moved = new Set(page.state.events.filter((e) => e.kind === 'move' && e.seq > (page.state.given ?? 0)).map((e) => e.seat));
     // Calling the game off ends it at once, for the friend too: ask first.
     if (moved.size < 2) {
       box.append(button(t('actions.abort'), 'abort', async () => {
