@@ -278,3 +278,22 @@ func noteCause(w http.ResponseWriter, e *Error, err error) {
 		rec.cause = err
 	}
 }
+
+// apiUnknown answers what no route of the API takes in the API's own
+// words: a path it has with another method, or no such path.
+func (s *Server) apiUnknown(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		other := r.Clone(r.Context())
+		other.Method = method
+		if _, pattern := s.mux.Handler(other); pattern != "/api/" {
+			allow = append(allow, method)
+		}
+	}
+	if len(allow) == 0 {
+		writeError(w, refuse(http.StatusNotFound, "not_found", "the API has no %.100q", r.URL.Path))
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	writeError(w, refuse(http.StatusMethodNotAllowed, "method_not_allowed", "%.100q takes %s, not %.10q", r.URL.Path, strings.Join(allow, " or "), r.Method))
+}

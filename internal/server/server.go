@@ -225,6 +225,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/positions", s.apiPositions)
 	m.HandleFunc("GET /api/games/{id}/record", s.apiRecord)
 	m.HandleFunc("POST /api/records", s.apiImport)
+	m.HandleFunc("/api/", s.apiUnknown)
 	m.HandleFunc("GET /import", s.importPage)
 }
 

@@ -158,6 +158,9 @@ func TestBadInput(t *testing.T) {
 		code                             string
 	}{
 		{"unknown game", "GET", "/api/games/zzzzzzzzzz", "", "", 404, "not_found"},
+		{"no such API path", "GET", "/api/nothing", "", "", 404, "not_found"},
+		{"moves with PUT", "PUT", moves, g.black, `{"ply":1,"move":"a1"}`, 405, "method_not_allowed"},
+		{"moves with GET", "GET", moves, g.black, "", 405, "method_not_allowed"},
 		{"malformed id", "GET", "/api/games/../../etc", "", "", 404, ""},
 		{"move in unknown game", "POST", "/api/games/zzzzzzzzzz/moves", g.black, `{"ply":1,"move":"a1"}`, 404, "not_found"},
 		{"no secret", "POST", moves, "", `{"ply":1,"move":"a1"}`, 403, "forbidden"},
@@ -229,6 +232,8 @@ func TestBadInput(t *testing.T) {
 		"move too long":        "a move is written in at most 256 characters, not 300",
 		"stale ply":            "ply 0 is not the next one: 1 move has been played",
 		"a form for JSON":      `the body must be JSON (Content-Type: application/json), not "application/x-www-form-urlencoded"`,
+		"moves with PUT":       `takes POST, not "PUT"`,
+		"no such API path":     `the API has no "/api/nothing"`,
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,6 +260,9 @@ func TestBadInput(t *testing.T) {
 			}
 			if e.Code != "" && e.Error == "" {
 				t.Fatal("an error without a message")
+			}
+			if allow := res.Header.Get("Allow"); (tt.status == http.StatusMethodNotAllowed) != (allow == "POST") {
+				t.Fatalf("Allow: %q", allow)
 			}
 			if !strings.Contains(e.Error, says[tt.name]) || strings.Contains(e.Error, "Go ") || strings.Contains(e.Error, "zzzz") {
 				t.Fatalf("the refusal says %q, want %q", e.Error, says[tt.name])
