@@ -149,7 +149,7 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		rec.Options, err = engine.Resolve(rec.Options)
 	}
 	if err != nil {
-		writeRefusedRecord(w, err, 0)
+		writeRefusedRecord(w, err, plyOf(err))
 		return
 	}
 	list, ply, err := positions(engine, rec.Options, rec.Moves)
@@ -172,6 +172,20 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		"game": rec.Game, "options": rec.Options, "date": rec.Date, "white": rec.White, "black": rec.Black,
 		"winner": rec.Winner, "reason": rec.Reason, "moves": rec.Moves, "positions": list,
 	})
+}
+
+// plyOf is the move a record's reader names in refusing it, 0 when it
+// names none: a game's own format is read move by move too.
+func plyOf(err error) int {
+	reasons, _ := game.Reasons(err)
+	for _, r := range reasons {
+		for _, a := range r.Args {
+			if n, err := strconv.Atoi(a.Value); a.Name == "ply" && err == nil {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // writeRefusedRecord answers a record refused for err, at move ply if it

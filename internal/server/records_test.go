@@ -87,16 +87,17 @@ func TestImportErrors(t *testing.T) {
 	for _, tt := range []struct {
 		text, want string
 		reasons    []string
+		ply        int // the move at fault, named alike in every format
 	}{
-		{"", "the record is empty", []string{"why.record.empty"}},
-		{"hello", "starts with (", []string{"why.hgf.parentheses"}},
-		{"[Game \"chess\"]\n1. e4", `unknown game "chess"`, []string{"why.record.unknown_game"}},
-		{"[Game \"havannah\"]\n[Options \"size=12\"]", "option size must be between 4 and 10", []string{"why.option.range"}},
-		{"[Game \"havannah\"]\n[Winner \"red\"]", `line 2: Winner must be "white"`, []string{"why.record.line", "why.record.winner"}},
-		{"[Game \"dvonn\"]\n1. F5\n2. F5", "move 2 (F5): illegal move F5: F5 is occupied", []string{"why.import.move", "why.illegal_move", "why.dvonn.occupied"}},
-		{"[Game \"fanorona\"]\n1. d2-e3", "move 1 (d2-e3): illegal move d2-e3: capture is compulsory", []string{"why.import.move", "why.illegal_move", "why.fanorona.must_capture"}},
-		{"[Game \"fanorona\"]\n1. d2-e9", `move 1 (d2-e9): malformed move "d2-e9": "e9" is not a point`, []string{"why.import.move", "why.malformed_move", "why.fanorona.not_a_point"}},
-		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move h3: the cell is taken", []string{"why.record.move", "why.illegal_move", "why.havannah.taken"}},
+		{"", "the record is empty", []string{"why.record.empty"}, 0},
+		{"hello", "starts with (", []string{"why.hgf.parentheses"}, 0},
+		{"[Game \"chess\"]\n1. e4", `unknown game "chess"`, []string{"why.record.unknown_game"}, 0},
+		{"[Game \"havannah\"]\n[Options \"size=12\"]", "option size must be between 4 and 10", []string{"why.option.range"}, 0},
+		{"[Game \"havannah\"]\n[Winner \"red\"]", `line 2: Winner must be "white"`, []string{"why.record.line", "why.record.winner"}, 0},
+		{"[Game \"dvonn\"]\n1. F5\n2. F5", "move 2 (F5): illegal move F5: F5 is occupied", []string{"why.import.move", "why.illegal_move", "why.dvonn.occupied"}, 2},
+		{"[Game \"fanorona\"]\n1. d2-e3", "move 1 (d2-e3): illegal move d2-e3: capture is compulsory", []string{"why.import.move", "why.illegal_move", "why.fanorona.must_capture"}, 1},
+		{"[Game \"fanorona\"]\n1. d2-e9", `move 1 (d2-e9): malformed move "d2-e9": "e9" is not a point`, []string{"why.import.move", "why.malformed_move", "why.fanorona.not_a_point"}, 1},
+		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move h3: the cell is taken", []string{"why.record.move", "why.illegal_move", "why.havannah.taken"}, 2},
 	} {
 		var e struct {
 			Error, Code string
@@ -109,6 +110,9 @@ func TestImportErrors(t *testing.T) {
 		code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": tt.text}, &e)
 		if code != http.StatusUnprocessableEntity || e.Code != "bad_record" || !strings.Contains(e.Error, tt.want) {
 			t.Errorf("import %q: %d %+v, want %q", tt.text, code, e, tt.want)
+		}
+		if e.Ply != tt.ply {
+			t.Errorf("import %q: ply %d, want %d", tt.text, e.Ply, tt.ply)
 		}
 		var keys []string
 		for _, r := range e.Reasons {
