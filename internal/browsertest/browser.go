@@ -42,6 +42,12 @@ func Phone(c *profileConfig) {
 	c.width, c.height, c.phone = 390, 844, true
 }
 
+// Size gives the profile a viewport of width×height CSS pixels, keeping
+// whether it is a phone.
+func Size(width, height int64) Option {
+	return func(c *profileConfig) { c.width, c.height = width, height }
+}
+
 // AllowConsoleErrors keeps JavaScript errors from failing the test, for
 // tests that provoke them on purpose.
 func AllowConsoleErrors(c *profileConfig) {
