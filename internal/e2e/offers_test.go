@@ -139,6 +139,7 @@ func TestTakebackNotices(t *testing.T) {
 	must(t, bt.WaitText(bob, "#notice", "Your friend asks to take back their last move."))
 	must(t, bt.Click(bob, "#actions button.accept"))
 	waitStatus(t, alice, "Your turn")
+	must(t, bt.WaitText(alice, "#notice", "Your move was taken back."))
 	waitFor(t, bob, `document.getElementById("notice").textContent`, "", "no notice of the position before the takeback")
 	if s := apiState(t, srv, id); len(s.Moves) != 0 {
 		t.Fatalf("moves after the takeback: %v", s.Moves)

@@ -195,6 +195,8 @@ export function createActions({ t, page, send, play, colourName, notice }) {
   // tellOffer puts the friend's offer or answer in the notice, and takes
   // the notice away once the player has answered or the draw is agreed.
   function tellOffer(event) {
+    // A takeback granted: the one who asked is told, the other has seen.
+    if (event.kind === 'takeback') return notice(event.seat === page.boot.seat ? t('offer.takeback_accepted') : '');
     const key = offerNotices[event.kind]?.[event.move];
     if (event.seat !== page.boot.seat && key) notice(t(key));
     else if (key || event.kind === 'draw') notice('');

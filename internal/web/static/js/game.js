@@ -363,8 +363,12 @@ function sendMove(move) {
 function show(s) {
   const ended = page.state && page.state.status !== 'over' && s.status === 'over';
   // A move taken back comes as a whole new state: what was said of the
-  // position before (a refused move, say) no longer holds.
-  if (page.state && s.moves.length < page.state.moves.length) notice('');
+  // position before (a refused move, say) no longer holds, and the one
+  // who asked is told.
+  if (page.state && s.moves.length < page.state.moves.length) {
+    notice('');
+    page.actions?.tellOffer(s.events[s.events.length - 1]);
+  }
   page.state = s;
   page.preview = null;
   if (s.clock && !page.clocks) loadClocks();
