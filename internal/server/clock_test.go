@@ -229,6 +229,10 @@ func TestGivenMovesAreNotThePlayers(t *testing.T) {
 		if s.Clock == nil || s.Clock.Running != nil || s.Clock.WhiteMS != 15000 || s.Clock.BlackMS != 15000 {
 			t.Fatalf("restart %v: the clocks after the join: %+v", restart, s.Clock)
 		}
+		// Nor can they be taken back.
+		if code, e := ts.offer(t, c.ID, j.Secret, "takeback"); code != http.StatusConflict || e.Code != "no_takeback" {
+			t.Fatalf("restart %v: a takeback of a given move: %d %+v", restart, code, e)
+		}
 		if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 2, "move": "a1"}, nil); code != http.StatusOK {
 			t.Fatalf("the first move of the players: %d", code)
 		}

@@ -125,6 +125,9 @@ func (g *liveGame) takebackCount(seat string) int {
 		if e.Kind != "move" {
 			continue
 		}
+		if g.given(e) {
+			return 0 // nor are the moves the game was created from
+		}
 		moves++
 		if e.Seat == seat {
 			return moves

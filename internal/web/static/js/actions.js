@@ -84,9 +84,10 @@ export function createActions({ t, page, send, play, colourName, notice }) {
     }
     // The computer declines every draw: no button that cannot succeed.
     if (!againstComputer()) box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
-    // As the server: a move of mine since the last takeback, which is final.
+    // As the server: a move of mine since the last takeback, which is
+    // final, and not one the game was created from.
     const since = page.state.events.slice(page.state.events.findLastIndex((e) => e.kind === 'takeback') + 1);
-    if (since.some((e) => e.kind === 'move' && e.seat === me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
+    if (since.some((e) => e.kind === 'move' && e.seat === me && e.seq > (page.state.given ?? 0))) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
   }
 
   // rematchTerms reads the form of a new game's terms into a rematch
