@@ -186,7 +186,19 @@ func TestActionsKeepTheFocus(t *testing.T) {
 	clickCell(t, bob, "d4")
 	waitMoves(t, alice, 2)
 	waitFor(t, alice, `document.activeElement.className`, "offer-draw", "the focus kept on the button")
+	waitFor(t, alice, `document.activeElement.hasAttribute("tabindex")`, false, "the button still in the order of Tab")
 	press(t, alice, kb.Enter)
 	must(t, bt.WaitText(bob, "#notice", "Your friend offers a draw."))
 	waitFor(t, alice, `document.getElementById("actions").contains(document.activeElement)`, true, "the focus among the actions")
+
+	// Choosing the terms of a new game, the focus stays in the form when
+	// the friend's offer of one arrives: a key meant for it must not
+	// answer the offer.
+	must(t, bt.Click(bob, "#actions button.accept"))
+	waitFor(t, alice, `document.querySelector("#rematch-terms select[name=clock]") !== null`, true, "the terms of a new game")
+	_, err = bt.Eval[bool](alice, `(document.getElementById("rematch-terms").open = true, document.querySelector("#rematch-terms select[name=clock]").focus(), true)`)
+	must(t, err)
+	must(t, bt.Click(bob, "#actions button.rematch"))
+	must(t, bt.WaitText(alice, "#actions", "Your friend"))
+	waitFor(t, alice, `document.activeElement.name`, "clock", "the focus kept in the terms")
 }

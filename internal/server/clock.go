@@ -30,8 +30,15 @@ type ClockView struct {
 // game.
 func (g *liveGame) clockState(now time.Time) clock.State {
 	playing := g.rec.Status == "playing"
-	if !playing && len(g.events) > 0 {
-		now = g.events[len(g.events)-1].At
+	if !playing {
+		// The clocks stopped with the event that ended the game: what
+		// may follow the end (an offer of a new game, a name) takes no
+		// time from anybody.
+		for i := len(g.events) - 1; i >= 0; i-- {
+			if now = g.events[i].At; !store.AfterEnd(g.events[i : i+1]) {
+				break
+			}
+		}
 	}
 	return clock.At(g.rec.Clock, g.ticks, g.state.ToMove().String(), playing, now)
 }

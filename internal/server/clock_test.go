@@ -244,3 +244,35 @@ func TestGivenMovesAreNotThePlayers(t *testing.T) {
 		}
 	}
 }
+
+// The clocks stop with the event that ends the game: a name given or a
+// new game offered afterwards takes no time from anybody, also once the
+// game is loaded again.
+func TestClocksStopAtTheEnd(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"clock":{"initial_s":60,"increment_s":0}}`)
+	ts.play(t, g, "a1 d4")
+	ft.advance(3 * time.Second)
+	ts.moveAt(t, g, 2, "a2")
+	ft.advance(2 * time.Second)
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/resign", g.white, nil, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	ended := ts.state(t, g.id, "").Clock
+	ft.advance(90 * time.Second)
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/name", g.black, map[string]string{"name": "Bob"}, nil); code != http.StatusOK {
+		t.Fatalf("name: %d", code)
+	}
+	ft.advance(5 * time.Second)
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, nil); code != http.StatusAccepted {
+		t.Fatalf("rematch offer: %d", code)
+	}
+	for _, s := range []*testServer{ts, restartOn(t, ts)} {
+		useFakeTimeAt(s, ft)
+		after := s.state(t, g.id, "").Clock
+		if after.WhiteMS != ended.WhiteMS || after.BlackMS != ended.BlackMS || after.BlackMS != 58000 {
+			t.Fatalf("clocks at the end %+v, later %+v", ended, after)
+		}
+	}
+}

@@ -90,8 +90,8 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		}
 		return
 	}
-	h.searched(moves)
 	text := start.FormatMove(r.Move)
+	h.searched(moves, text)
 	var played []string
 	err = h.with(ctx, id, func(g *liveGame) error {
 		// The game may have moved on meanwhile: resigned, say, or a move

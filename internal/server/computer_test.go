@@ -196,10 +196,14 @@ func TestPlayOnFromARecord(t *testing.T) {
 // legal, but the computer searches the position on the board again.
 func TestComputerAnswersTheMoveOnTheBoard(t *testing.T) {
 	ts := newTestServer(t)
-	searched := make(chan []string)
+	type search struct {
+		moves []string
+		found string
+	}
+	searched := make(chan search)
 	release := make(chan struct{})
-	ts.srv.hub.searched = func(moves []string) {
-		searched <- moves
+	ts.srv.hub.searched = func(moves []string, found string) {
+		searched <- search{moves, found}
 		<-release
 	}
 	var c createResponse
@@ -213,30 +217,31 @@ func TestComputerAnswersTheMoveOnTheBoard(t *testing.T) {
 			t.Fatalf("move %s: %d", text, code)
 		}
 	}
-	next := func() []string {
+	next := func() search {
 		t.Helper()
 		select {
-		case moves := <-searched:
-			return moves
+		case s := <-searched:
+			return s
 		case <-time.After(30 * time.Second):
 			t.Fatal("no search of the computer's ended")
-			return nil
+			return search{}
 		}
 	}
 	move("e5")
-	if got := next(); !slices.Equal(got, []string{"e5"}) {
-		t.Fatalf("the first search was after %v", got)
+	if got := next(); !slices.Equal(got.moves, []string{"e5"}) {
+		t.Fatalf("the first search was after %v", got.moves)
 	}
 	if code, e := ts.offer(t, c.ID, c.Secret, "takeback"); code != http.StatusOK {
 		t.Fatalf("takeback: %d %+v", code, e)
 	}
 	move("b2")
 	close(release)
-	if got := next(); !slices.Equal(got, []string{"b2"}) {
-		t.Fatalf("the second search was after %v", got)
+	second := next()
+	if !slices.Equal(second.moves, []string{"b2"}) {
+		t.Fatalf("the second search was after %v", second.moves)
 	}
 	s := ts.waitFor(t, c.ID, c.Secret, "the computer's answer", func(s Snapshot) bool { return len(s.Moves) == 2 })
-	if s.Moves[0] != "b2" {
-		t.Fatalf("moves %v", s.Moves)
+	if s.Moves[1] != second.found {
+		t.Fatalf("moves %v: the computer played other than what it found after b2 (%s)", s.Moves, second.found)
 	}
 }

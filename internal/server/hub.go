@@ -56,9 +56,9 @@ type hub struct {
 	thinkers  *thinkers  // the computer's searches
 	searchers *searchers // the computer's trees, kept between its moves
 	searches  atomic.Int64
-	// searched is told of every search of the computer's that ends,
-	// with the moves it searched after; tests replace it.
-	searched func(moves []string)
+	// searched is told of every search of the computer's that ends:
+	// the moves it searched after and the move it found; tests replace it.
+	searched func(moves []string, found string)
 	notify   func(notice)
 	metrics  *siteMetrics
 
@@ -81,7 +81,7 @@ type hub struct {
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
-		afterFunc: time.AfterFunc, notify: func(notice) {}, memoryShort: heapNearLimit, searched: func([]string) {}}
+		afterFunc: time.AfterFunc, notify: func(notice) {}, memoryShort: heapNearLimit, searched: func([]string, string) {}}
 }
 
 // within runs f on the game id, loaded and locked, and returns what f

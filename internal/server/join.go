@@ -38,14 +38,14 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (j
 	}
 	var j joined
 	switch {
+	case g.rec.WhiteHash != nil && g.rec.BlackHash != nil:
+		return joined{}, errSeatTaken
 	case g.rec.Status == "over":
 		return joined{}, errOverUnjoined
 	case g.rec.WhiteHash == nil:
 		j.seat = "white"
-	case g.rec.BlackHash == nil:
-		j.seat = "black"
 	default:
-		return joined{}, errSeatTaken
+		j.seat = "black"
 	}
 	j.secret = newSecret()
 	hash := hashSecret(j.secret)

@@ -140,6 +140,11 @@ func TestAbort(t *testing.T) {
 	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/rematch", c.Secret, nil, &e); code != http.StatusConflict || e.Code != "no_friend" {
 		t.Errorf("a new game after a game nobody joined: %d %+v", code, e)
 	}
+	// A game over with both seats taken says so, as any game with both.
+	done := finished(t, ts)
+	if code := ts.call(t, "POST", "/api/games/"+done.id+"/join", "", map[string]string{"invite": done.invite}, &e); code != http.StatusConflict || e.Code != "seat_taken" {
+		t.Errorf("joining a finished game: %d %+v", code, e)
+	}
 	if s := ts.state(t, c.ID, ""); s.Players.Black.Seated || s.Offer != nil || s.Version != 1 {
 		t.Errorf("after the refusals: black seated %v, offer %+v, version %d", s.Players.Black.Seated, s.Offer, s.Version)
 	}

@@ -665,9 +665,11 @@ function dot(seat) {
 // everybody, and a player's own controls once their script is there.
 function renderActions(mine) {
   const box = $('actions');
-  // The buttons are made anew: the one that had the focus keeps it, or
-  // the first of them, or the box, rather than the top of the page.
-  const focused = box.contains(document.activeElement) && document.activeElement.className;
+  // The buttons are made anew: what had the focus keeps it (the new
+  // game's terms are put back as they were), or its like among the new
+  // buttons, or for a button gone the first one, else the box; never the
+  // top of the page. Not while a key is down, which would press it.
+  const was = box.contains(document.activeElement) && document.activeElement;
   box.replaceChildren();
   if (page.state.status === 'over' && page.state.next) {
     const a = document.createElement('a');
@@ -680,5 +682,11 @@ function renderActions(mine) {
     box.append(p, a);
   }
   page.actions?.render(box, mine);
-  if (focused !== false) focusOn([...box.querySelectorAll('button')].find((b) => b.className === focused) || box.querySelector('button') || box);
+  if (was) {
+    afterKey(() => {
+      const el = (box.contains(was) ? was : [...box.querySelectorAll('button')].find((b) => b.className === was.className))
+        || (was.tagName === 'BUTTON' && box.querySelector('button'));
+      if (el) el.focus(); else focusOn(box);
+    });
+  }
 }
