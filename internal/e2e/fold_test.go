@@ -37,6 +37,12 @@ func TestPhoneBarsClearOfTheActions(t *testing.T) {
 	must(t, bt.Tap(alice, `#board [data-cell="e5"]`))
 	must(t, bt.Tap(alice, "#pending-yes"))
 	waitMoves(t, bob, 1)
+	// As the page is opened again, at its top.
+	here, err := bt.Eval[string](alice, "location.href")
+	must(t, err)
+	must(t, bt.Navigate(alice, here))
+	waitMoves(t, alice, 1)
+	waitFor(t, alice, "scrollY", 0, "the page at its top")
 	bar := rectOf(t, alice, "#action-bar")
 	for _, q := range []string{"#bar-bottom", "#bar-top", "#board svg"} {
 		if r := rectOf(t, alice, q); r.Bottom > bar.Top+1 || r.Top < 0 {

@@ -43,9 +43,7 @@ export async function start() {
   $('flip').addEventListener('click', () => document.querySelector('input[data-setting="flip"]').click());
   // On a phone that bar is fixed at the bottom of the screen, as tall as
   // its buttons wrap: the style sheet keeps that much room free.
-  new ResizeObserver(() => {
-    document.documentElement.style.setProperty('--bar-height', `${$('action-bar').offsetHeight}px`);
-  }).observe($('action-bar'));
+  new ResizeObserver(fitBoard).observe($('action-bar'));
   // Past the board without leaving the page's address a fragment.
   document.querySelector('.skip-board').addEventListener('click', (e) => {
     e.preventDefault();
@@ -509,6 +507,16 @@ function render() {
   renderPlayers();
   renderActions(mine);
   $('replay-banner').textContent = viewing === null ? '' : t('replay.viewing', { n: viewing, total: page.state.moves.length });
+  fitBoard();
+}
+
+// fitBoard tells the style sheet how tall the action bar is and where the
+// board begins (below the header, the status and a player's bar, however
+// they wrap): on a phone the board takes what is left of the screen.
+function fitBoard() {
+  const root = document.documentElement.style;
+  root.setProperty('--bar-height', `${$('action-bar').offsetHeight}px`);
+  root.setProperty('--board-top', `${$('board').getBoundingClientRect().top + scrollY}px`);
 }
 
 // Events that end a game, shown at the end of the move list.
