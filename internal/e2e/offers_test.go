@@ -166,3 +166,19 @@ func TestCallTheGameOffAsksFirst(t *testing.T) {
 	must(t, bt.Click(alice, `#confirm button[value=yes]`))
 	waitStatus(t, bob, "The game was called off.")
 }
+
+// An offer's notice goes with the game in play: once the game ends some
+// other way, it no longer asks anything.
+func TestOfferNoticeEndsWithTheGame(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "4")
+	clickCell(t, alice, "a1")
+	waitMoves(t, bob, 1)
+	must(t, bt.Click(alice, "#actions button.offer-draw"))
+	must(t, bt.WaitText(bob, "#notice", "Your friend offers a draw."))
+	must(t, bt.Click(alice, "#actions button.resign"))
+	must(t, bt.Click(alice, `#confirm button[value=yes]`))
+	waitStatus(t, bob, "You won")
+	waitFor(t, bob, `document.getElementById("notice").textContent`, "", "the offer's notice gone")
+}

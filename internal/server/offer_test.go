@@ -140,6 +140,14 @@ func TestAbort(t *testing.T) {
 	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/rematch", c.Secret, nil, &e); code != http.StatusConflict || e.Code != "no_friend" {
 		t.Errorf("a new game after a game nobody joined: %d %+v", code, e)
 	}
+	// Its invitation's page neither says it was used nor tries to join,
+	// nor does its preview invite anybody.
+	_, page := get(t, ts.browser(t), c.InviteURL, "Accept-Language", "en")
+	boot := page[strings.Index(page, `id="boot">`):]
+	boot = boot[:strings.Index(boot, "</script>")]
+	if strings.Contains(boot, `"invite"`) || strings.Contains(boot, `"used"`) || strings.Contains(metaTags(page)["og:description"], "invited") {
+		t.Errorf("the invitation of a game called off: %s, %q", boot, metaTags(page)["og:description"])
+	}
 	// A game over with both seats taken says so, as any game with both.
 	done := finished(t, ts)
 	if code := ts.call(t, "POST", "/api/games/"+done.id+"/join", "", map[string]string{"invite": done.invite}, &e); code != http.StatusConflict || e.Code != "seat_taken" {

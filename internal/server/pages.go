@@ -127,13 +127,15 @@ type gamePageData struct {
 	// notices for moves that come within seconds.
 	Computer bool `json:"-"`
 	pos      pagePosition
+	// free says a seat is still free: an invitation not yet used.
+	free bool
 }
 
 // pageData finds the viewer's seat from the cookie and the links to show.
 func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 	return within(r.Context(), s.hub, id, func(g *liveGame) (gamePageData, error) {
 		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id), pos: g.pagePosition(),
-			Clock: !g.rec.Clock.None()}
+			Clock: !g.rec.Clock.None(), free: g.rec.WhiteHash == nil || g.rec.BlackHash == nil}
 		secret := s.secret(r, id)
 		d.Seat = g.seatOf(secret)
 		if d.Seat == "" {
@@ -249,9 +251,13 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A used invitation still carries its token: the browser that used
-	// it may ask again with its join key, if its answer was lost.
-	d.Used = !d.Waiting
-	d.Invite = r.PathValue("token")
+	// it may ask again with its join key, if its answer was lost. One to
+	// a game that ended before anyone took the seat (called off) gives
+	// nothing: the page says only how the game ended.
+	if !d.free || d.Waiting {
+		d.Used = !d.Waiting
+		d.Invite = r.PathValue("token")
+	}
 	s.dress(r, lang, &d)
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)

@@ -372,6 +372,8 @@ function show(s) {
   if (s.clock && !page.clocks) loadClocks();
   page.clocks?.update(s);
   render();
+  // What was said of the game in play (an offer, say) no longer holds.
+  if (ended) notice('');
   if (ended && page.settings.sound) beep('end');
 }
 
