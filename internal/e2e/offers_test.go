@@ -165,6 +165,8 @@ func TestCallTheGameOffAsksFirst(t *testing.T) {
 	must(t, bt.Click(alice, "#actions button.abort"))
 	must(t, bt.Click(alice, `#confirm button[value=yes]`))
 	waitStatus(t, bob, "The game was called off.")
+	// How the game ended is no move: it has no number in the list.
+	waitFor(t, bob, `getComputedStyle(document.querySelector("#moves li.abort")).listStyleType`, "none", "the ending unnumbered")
 }
 
 // An offer's notice goes with the game in play: once the game ends some
