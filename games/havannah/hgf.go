@@ -99,10 +99,7 @@ func ParseHGF(text string) (Record, error) {
 				return Record{}, game.BadRecord(game.Because("why.record.resign_not_last", "move {ply} resigns but more moves follow", "ply", ply), nil)
 			}
 			// Labelled by who resigned, which may be out of turn.
-			rec.Moves, rec.Resigned = append(rec.Moves, "resign"), game.White
-			if p.key == "B" {
-				rec.Resigned = game.Black
-			}
+			rec.Moves, rec.Resigned = append(rec.Moves, "resign"), game.Player(strings.Index("WB", p.key))
 			break
 		}
 		m, err := s.parseHGFMove(text)
@@ -149,10 +146,11 @@ func (rec Record) HGF() (string, error) {
 	}
 	s, _ := New(rec.Size, true)
 	for i, text := range rec.Moves {
-		label := "WB"[i%2 : i%2+1]
+		turn := i % 2
 		if text == "resign" {
-			label = map[game.Player]string{game.White: "W", game.Black: "B"}[rec.Resigned]
+			turn = int(rec.Resigned)
 		}
+		label := "WB"[turn : turn+1]
 		b.WriteString(";" + label + "[")
 		switch text {
 		case "swap", "resign":

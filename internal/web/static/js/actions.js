@@ -57,8 +57,9 @@ export function createActions({ t, page, send, play, colourName, notice }) {
     const me = page.boot.seat;
     const offer = page.state.offer;
     const ask = (kind) => () => send({ type: 'offer', id: page.nextMessage++, kind });
-    // The moves a game was created from are not the players'.
-    const moved = new Set(page.state.events.filter((e) => e.kind === 'move' && e.seq > (page.state.given ?? 0)).map((e) => e.seat));
+    // A player's own move: not one the game was created from.
+    const own = (e) => e.kind === 'move' && e.seq > (page.state.given ?? 0);
+    const moved = new Set(page.state.events.filter(own).map((e) => e.seat));
     // Calling the game off ends it at once, for the friend too: ask first.
     if (moved.size < 2) {
       box.append(button(t('actions.abort'), 'abort', async () => {
@@ -84,10 +85,10 @@ export function createActions({ t, page, send, play, colourName, notice }) {
     }
     // The computer declines every draw: no button that cannot succeed.
     if (!againstComputer()) box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
-    // As the server: a move of mine since the last takeback, which is
-    // final, and not one the game was created from.
+    // As the server: an own move of mine since the last takeback, which
+    // is final.
     const since = page.state.events.slice(page.state.events.findLastIndex((e) => e.kind === 'takeback') + 1);
-    if (since.some((e) => e.kind === 'move' && e.seat === me && e.seq > (page.state.given ?? 0))) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
+    if (since.some((e) => own(e) && e.seat === me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
   }
 
   // rematchTerms reads the form of a new game's terms into a rematch
