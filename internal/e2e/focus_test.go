@@ -195,9 +195,12 @@ func TestActionsKeepTheFocus(t *testing.T) {
 	// the friend's offer of one arrives: a key meant for it must not
 	// answer the offer.
 	must(t, bt.Click(bob, "#actions button.accept"))
-	waitFor(t, alice, `document.querySelector("#rematch-terms select[name=clock]") !== null`, true, "the terms of a new game")
+	// The terms are in the page from the start, hidden: wait until the
+	// game's end has put them among the actions.
+	waitFor(t, alice, `document.querySelector("#actions #rematch-terms:not([hidden]) select[name=clock]") !== null`, true, "the terms of a new game")
 	_, err = bt.Eval[bool](alice, `(document.getElementById("rematch-terms").open = true, document.querySelector("#rematch-terms select[name=clock]").focus(), true)`)
 	must(t, err)
+	waitFor(t, alice, `document.activeElement.name`, "clock", "the focus in the terms")
 	must(t, bt.Click(bob, "#actions button.rematch"))
 	must(t, bt.WaitText(alice, "#actions", "Your friend"))
 	waitFor(t, alice, `document.activeElement.name`, "clock", "the focus kept in the terms")
