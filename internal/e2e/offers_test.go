@@ -184,3 +184,16 @@ func TestOfferNoticeEndsWithTheGame(t *testing.T) {
 	waitStatus(t, bob, "You won")
 	waitFor(t, bob, `document.getElementById("notice").textContent`, "", "the offer's notice gone")
 }
+
+// A game called off before the friend came has nobody to chat with and no
+// turn to tell of: the creator's page puts both away at once.
+func TestCallOffBeforeTheFriendCame(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice := bt.NewProfile(t)
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "4"}, "me")
+	waitFor(t, alice, `document.getElementById("chat") !== null`, true, "the chat while waiting")
+	must(t, bt.Click(alice, "#actions button.abort"))
+	must(t, bt.Click(alice, `#confirm button[value=yes]`))
+	waitStatus(t, alice, "The game was called off.")
+	waitFor(t, alice, `document.getElementById("chat") === null && document.getElementById("notices") === null`, true, "the chat and notices put away")
+}

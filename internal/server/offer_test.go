@@ -125,10 +125,21 @@ func TestAbort(t *testing.T) {
 		t.Errorf("abort after both moved: %d %+v", code, e)
 	}
 	// Waiting for the friend: the creator may call it off.
-	var c createResponse
-	ts.call(t, "POST", "/api/games", "", `{"game":"dvonn"}`, &c)
+	creator := ts.browser(t)
+	c := createAs(t, ts, creator, `{"game":"dvonn"}`)
+	seatPage := func() string {
+		_, page := get(t, creator, ts.URL+"/g/"+c.ID, "Accept-Language", "en")
+		return page
+	}
+	if page := seatPage(); !strings.Contains(page, `id="chat"`) || !strings.Contains(page, `id="notices"`) {
+		t.Fatal("the creator's page offers no chat or notices while waiting")
+	}
 	if code, _ := ts.offer(t, c.ID, c.Secret, "abort"); code != http.StatusOK {
 		t.Errorf("abort while waiting: %d", code)
+	}
+	// Nobody will come to read a chat line or to take a turn.
+	if page := seatPage(); strings.Contains(page, `id="chat"`) || strings.Contains(page, `id="notices"`) || !strings.Contains(page, `id="name-form"`) {
+		t.Error("the creator's page of a game called off before the friend came offers chat or notices")
 	}
 	// Called off before anyone joined, it seats nobody and has nobody
 	// to play again.

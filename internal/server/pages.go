@@ -126,7 +126,10 @@ type gamePageData struct {
 	// Computer says the opponent is the computer: no chat, and no push
 	// notices for moves that come within seconds.
 	Computer bool `json:"-"`
-	pos      pagePosition
+	// Alone says the game ended before the friend came: nobody will
+	// read a chat line, and there is no turn to be told of.
+	Alone bool `json:"-"`
+	pos   pagePosition
 	// free says a seat is still free: an invitation not yet used.
 	free bool
 }
@@ -143,6 +146,7 @@ func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 		}
 		d.PlayerURL = baseURL(r) + playerPath(id, secret)
 		d.Computer = g.rec.Computer != ""
+		d.Alone = d.free && g.rec.Status == "over"
 		d.Howto = d.Seat != g.rec.Creator && g.rec.Computer == "" && len(g.moves) < 4
 		for _, o := range s.games[g.rec.Game].Options {
 			o.Default = g.rec.Options[o.Name]

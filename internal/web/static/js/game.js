@@ -503,6 +503,12 @@ function render() {
   // Once the friend has joined, the invitation is used up; once the game
   // is over, there is no move to type.
   if (page.state.status !== 'waiting') $('invite')?.remove();
+  // A game that ended before the friend came has nobody to chat with and
+  // no turn to tell of.
+  if (page.state.status === 'over' && !(page.state.players.white.seated && page.state.players.black.seated)) {
+    $('chat')?.remove();
+    $('notices')?.remove();
+  }
   if ($('move-entry')) $('move-entry').hidden = page.state.status === 'over';
   renderMoves();
   markViewed(viewing);
