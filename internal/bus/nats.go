@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"regexp"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -55,7 +57,7 @@ var validPrefix = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // Dial connects to the NATS that cfg names.
 func Dial(ctx context.Context, cfg Config) (*NATS, error) {
-	url, prefix, name, log := cfg.URL, cfg.Prefix, cfg.Name, cfg.Log
+	addr, prefix, name, log := cfg.URL, cfg.Prefix, cfg.Name, cfg.Log
 	if !validPrefix.MatchString(prefix) {
 		return nil, fmt.Errorf("bus prefix %q: use 1 to 64 letters, digits, - or _", prefix)
 	}
@@ -63,7 +65,7 @@ func Dial(ctx context.Context, cfg Config) (*NATS, error) {
 		cfg.LeaseTTL = DefaultLeaseTTL
 	}
 	b := &NATS{prefix: prefix, log: log, leaseTTL: cfg.LeaseTTL, closed: make(chan struct{})}
-	conn, err := nats.Connect(url, nats.Name(name),
+	conn, err := nats.Connect(addr, nats.Name(name),
 		// Keep trying for ever: the store is the record, the bus only news.
 		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
 		// Our own messages are applied before they are published.
@@ -87,7 +89,7 @@ func Dial(ctx context.Context, cfg Config) (*NATS, error) {
 			log.Warn("bus: an error", "err", err)
 		}))
 	if err != nil {
-		return nil, fmt.Errorf("connecting to the bus at %s: %w", url, err)
+		return nil, fmt.Errorf("connecting to the bus at %s: %w", Shown(addr), err)
 	}
 	b.conn = conn
 	js, err := jetstream.New(conn)
@@ -214,4 +216,20 @@ func (b *NATS) Drain() error {
 	}
 	<-b.closed
 	return nil
+}
+
+// Shown is the bus's address as a log may show it: each server's scheme,
+// host and port, without the user, password or token it may carry.
+func Shown(addr string) string {
+	var shown []string
+	for part := range strings.SplitSeq(addr, ",") {
+		part = strings.TrimSpace(part)
+		if u, err := url.Parse(part); err == nil && u.Host != "" {
+			part = u.Scheme + "://" + u.Host
+		} else if at := strings.LastIndex(part, "@"); at >= 0 {
+			part = part[at+1:]
+		}
+		shown = append(shown, part)
+	}
+	return strings.Join(shown, ",")
 }

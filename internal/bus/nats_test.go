@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -170,5 +171,26 @@ func TestPrefixIsChecked(t *testing.T) {
 		if _, err := Dial(t.Context(), Config{URL: testNATS(), Prefix: p, Name: "test", Log: slog.New(slog.NewTextHandler(io.Discard, nil))}); err == nil {
 			t.Errorf("prefix %q was taken", p)
 		}
+	}
+}
+
+// A password or token in the bus's address never reaches a log, nor the
+// error of a failed connection.
+func TestAddressShownWithoutSecrets(t *testing.T) {
+	for addr, want := range map[string]string{
+		"nats://alice:S3cret@127.0.0.1:4222":                     "nats://127.0.0.1:4222",
+		"nats://T0ken@db.example:4222, nats://bob:S3cret@b:4222": "nats://db.example:4222,nats://b:4222",
+		"alice:S3cret@127.0.0.1:4222":                            "127.0.0.1:4222",
+		"nats://127.0.0.1:4222":                                  "nats://127.0.0.1:4222",
+	} {
+		if got := Shown(addr); got != want {
+			t.Errorf("Shown(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	_, err := Dial(ctx, Config{URL: "nats://alice:S3cret@127.0.0.1:1", Prefix: "shown", Name: "test", Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err == nil || strings.Contains(err.Error(), "S3cret") {
+		t.Errorf("a failed connection: %v", err)
 	}
 }

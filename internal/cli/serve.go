@@ -159,7 +159,7 @@ func run(ctx context.Context, addr string, db storeOptions, busOpt busOptions, c
 	}
 	fmt.Fprintf(stderr, "bretter: serving on %s (%s)\n", url, where)
 	if busOpt.url != "" {
-		fmt.Fprintf(stderr, "bretter: with the other instances on %s\n", busOpt.url)
+		fmt.Fprintf(stderr, "bretter: with the other instances on %s\n", bus.Shown(busOpt.url))
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.Serve(ln) }()
