@@ -382,7 +382,7 @@ func isUniqueViolation(err error) bool {
 }
 
 // Join fills the free seat with a secret's hash. A filled seat is
-// ErrConflict.
+// ErrConflict, as is a game already over.
 func (s *Postgres) Join(ctx context.Context, id, seat string, hash []byte, key JoinKey, at time.Time) error {
 	if err := s.join(ctx, id, seat, hash, key, at); err != nil {
 		return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, err)
@@ -397,7 +397,7 @@ func (s *Postgres) join(ctx context.Context, id, seat string, hash []byte, key J
 	}
 	tag, err := s.pool.Exec(ctx, `UPDATE games SET `+column+` = $1, updated_at = $2, join_key = $3, join_sealed = $4,
 		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
-		WHERE id = $5 AND `+column+` IS NULL`, hash, at.UnixMilli(), key.Hash, key.Sealed, id)
+		WHERE id = $5 AND `+column+` IS NULL AND status != 'over'`, hash, at.UnixMilli(), key.Hash, key.Sealed, id)
 	if err != nil {
 		return err
 	}

@@ -487,7 +487,8 @@ func (s *SQLite) load(ctx context.Context, id string) (Game, []Event, error) {
 }
 
 // Join fills the free seat with a secret's hash, and keeps the key the
-// friend joined with (none: zero JoinKey). A filled seat is ErrConflict.
+// friend joined with (none: zero JoinKey). A filled seat, or a game
+// already over, is ErrConflict.
 func (s *SQLite) Join(ctx context.Context, id, seat string, hash []byte, key JoinKey, at time.Time) error {
 	column := map[string]string{"white": "white_hash", "black": "black_hash"}[seat]
 	if column == "" {
@@ -495,7 +496,7 @@ func (s *SQLite) Join(ctx context.Context, id, seat string, hash []byte, key Joi
 	}
 	res, err := s.write.ExecContext(ctx, `UPDATE games SET `+column+` = ?, updated_at = ?, join_key = ?, join_sealed = ?,
 		status = CASE status WHEN 'waiting' THEN 'playing' ELSE status END
-		WHERE id = ? AND `+column+` IS NULL`, hash, at.UnixMilli(), key.Hash, key.Sealed, id)
+		WHERE id = ? AND `+column+` IS NULL AND status != 'over'`, hash, at.UnixMilli(), key.Hash, key.Sealed, id)
 	if err != nil {
 		return fmt.Errorf("game %s: taking the %s seat: %w", id, seat, err)
 	}

@@ -128,6 +128,13 @@ func TestEventsBeforeTheJoin(t *testing.T) {
 		if got, _, err := s.Load(ctx, h.ID); err != nil || got.Status != "over" || got.Reason != "abort" {
 			t.Fatalf("after an abort: status %q, reason %q, %v", got.Status, got.Reason, err)
 		}
+		// Nobody joins a game that ended first, however the two race.
+		if err := s.Join(ctx, h.ID, "black", []byte("black-hash"), JoinKey{}, at); !errors.Is(err, ErrConflict) {
+			t.Errorf("joining a game called off: %v", err)
+		}
+		if got, _, err := s.Load(ctx, h.ID); err != nil || got.BlackHash != nil || got.Status != "over" {
+			t.Errorf("after the refused join: black %q, status %q, %v", got.BlackHash, got.Status, err)
+		}
 	})
 }
 
