@@ -46,7 +46,7 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "log every request")
 	pushEndpoints := fs.String("push-endpoints", "", "comma-separated address prefixes Web Push may send to (default: the browsers' push services)")
 	publicURL := fs.String("public-url", envOr("BRETTER_PUBLIC_URL", ""), "where people reach the site, e.g. https://bretter.example; links are built from it, https makes cookies Secure and sends HSTS (env BRETTER_PUBLIC_URL)")
-	trusted := fs.String("trusted-proxies", envOr("BRETTER_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For, X-Forwarded-Proto and Forwarded headers are believed (env BRETTER_TRUSTED_PROXIES)")
+	trusted := fs.String("trusted-proxies", envOr("BRETTER_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For and X-Forwarded-Proto headers are believed (env BRETTER_TRUSTED_PROXIES)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

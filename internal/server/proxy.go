@@ -100,31 +100,19 @@ func (s *Server) originOf(r *http.Request) origin {
 
 // forwarded reads what a trusted proxy says of the client: its address,
 // the nearest one in the chain that is not itself a trusted proxy, and
-// whether it spoke HTTPS. Forwarded (RFC 7239) wins over X-Forwarded-*.
+// whether it spoke HTTPS. Only X-Forwarded-For and X-Forwarded-Proto are
+// read, the headers the usual proxies set. Forwarded (RFC 7239) is not:
+// a proxy that sets only the former passes a client's own Forwarded on
+// untouched, and reading it would let the client name itself.
 func (s *Server) forwarded(r *http.Request) (client netip.Addr, https bool) {
 	var chain []string
+	for _, v := range r.Header.Values("X-Forwarded-For") {
+		chain = append(chain, strings.Split(v, ",")...)
+	}
 	var proto string
-	if fw := r.Header.Values("Forwarded"); len(fw) > 0 {
-		for _, elem := range strings.Split(strings.Join(fw, ","), ",") {
-			for _, pair := range strings.Split(elem, ";") {
-				k, v, _ := strings.Cut(strings.TrimSpace(pair), "=")
-				v = strings.Trim(v, `"`)
-				switch strings.ToLower(k) {
-				case "for":
-					chain = append(chain, v)
-				case "proto":
-					proto = v // the last proxy's word counts
-				}
-			}
-		}
-	} else {
-		for _, v := range r.Header.Values("X-Forwarded-For") {
-			chain = append(chain, strings.Split(v, ",")...)
-		}
-		if p := r.Header.Values("X-Forwarded-Proto"); len(p) > 0 {
-			parts := strings.Split(p[len(p)-1], ",")
-			proto = parts[len(parts)-1]
-		}
+	if p := r.Header.Values("X-Forwarded-Proto"); len(p) > 0 {
+		parts := strings.Split(p[len(p)-1], ",")
+		proto = parts[len(parts)-1] // the last proxy's word counts
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		a, err := forwardedAddr(strings.TrimSpace(chain[i]))

@@ -36,10 +36,12 @@ func TestOriginBehindProxies(t *testing.T) {
 			http.Header{"X-Forwarded-For": {"1.2.3.4, 198.51.100.1, 10.9.9.9"}}, "198.51.100.1", false},
 		{"several header lines", "10.1.2.3:80",
 			http.Header{"X-Forwarded-For": {"1.2.3.4", "198.51.100.1"}}, "198.51.100.1", false},
-		{"Forwarded wins", "10.1.2.3:80",
-			http.Header{"Forwarded": {`for="[2001:db8:1:2::5]:4711";proto=https`}, "X-Forwarded-For": {"1.2.3.4"}}, "2001:db8:1:2::/64", true},
+		{"Forwarded is the client's own word", "10.1.2.3:80",
+			http.Header{"Forwarded": {`for="[2001:db8:1:2::5]:4711";proto=https`}, "X-Forwarded-For": {"1.2.3.4"}}, "1.2.3.4", false},
+		{"Forwarded alone", "10.1.2.3:80", http.Header{"Forwarded": {"for=198.51.100.1;proto=https"}}, "10.1.2.3", false},
+		{"IPv6 forwarded", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"[2001:db8:1:2::5]:4711"}}, "2001:db8:1:2::/64", false},
 		{"trusted proxy without headers", "[2001:db8:ffff::1]:80", nil, "2001:db8:ffff::/64", false},
-		{"an unknown hop", "10.1.2.3:80", http.Header{"Forwarded": {"for=unknown"}}, "10.1.2.3", false},
+		{"an unknown hop", "10.1.2.3:80", http.Header{"X-Forwarded-For": {"unknown"}}, "10.1.2.3", false},
 		{"IPv6 by /64", "[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:1", nil, "2001:db8:1:2::/64", false},
 		{"IPv4 in IPv6", "[::ffff:203.0.113.7]:1", nil, "203.0.113.7", false},
 	} {
@@ -147,6 +149,13 @@ func TestTrustedProxy(t *testing.T) {
 	}
 	if res := postJSON(t, ts.URL+"/api/games", `{"game":"havannah"}`, fwd("198.51.100.2")); res.StatusCode != http.StatusCreated {
 		t.Fatalf("another client: %d", res.StatusCode)
+	}
+	// A proxy that sets X-Forwarded-For passes the client's own Forwarded
+	// on: it names nobody.
+	own := fwd("198.51.100.1")
+	own.Set("Forwarded", "for=198.51.100.3;proto=https")
+	if res := postJSON(t, ts.URL+"/api/games", `{"game":"havannah"}`, own); res.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a client naming itself in Forwarded: %d", res.StatusCode)
 	}
 }
 
