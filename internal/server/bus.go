@@ -291,6 +291,17 @@ func (h *hub) recheck() {
 // eachLoaded runs f on every game loaded in memory, locked, one at a
 // time.
 func (h *hub) eachLoaded(f func(id string, g *liveGame)) {
+	h.each(func(g *liveGame) bool { return g.loaded }, f)
+}
+
+// eachOpen runs f on every game with pages open here, loaded or let go
+// after a failure, locked, one at a time.
+func (h *hub) eachOpen(f func(id string, g *liveGame)) {
+	h.each(func(g *liveGame) bool { return len(g.subs) > 0 }, f)
+}
+
+// each runs f on every game in memory that pick picks, locked.
+func (h *hub) each(pick func(g *liveGame) bool, f func(id string, g *liveGame)) {
 	h.mu.Lock()
 	games := make(map[string]*liveGame, len(h.live))
 	for id, g := range h.live {
@@ -299,7 +310,7 @@ func (h *hub) eachLoaded(f func(id string, g *liveGame)) {
 	h.mu.Unlock()
 	for id, g := range games {
 		g.mu.Lock()
-		if g.loaded && !g.evicted {
+		if !g.evicted && pick(g) {
 			f(id, g)
 		}
 		g.mu.Unlock()
@@ -309,9 +320,24 @@ func (h *hub) eachLoaded(f func(id string, g *liveGame)) {
 // sweep runs every heartbeat with other instances about: it says again
 // which players are online here, forgets what instances that went quiet
 // said, and queues the games that wait for the computer, in case the
-// instance searching for them has died (the lease tells).
+// instance searching for them has died (the lease tells). Against news
+// that never came (an instance died between storing events and telling
+// of them, or a store's answer left unclear whether they were stored), it
+// checks quiet games with pages open here against the store, and loads
+// again those that were let go; and once a minute it watches the clocks
+// that have no timer here.
 func (h *hub) sweep() {
 	now := h.now()
+	h.eachOpen(func(id string, g *liveGame) {
+		if !g.loaded {
+			h.repair(id, g)
+		} else if quietCheckDue(g, now) {
+			g.checked = now
+			if err := h.verify(h.ctx, id, g); err != nil && h.ctx.Err() == nil {
+				h.log.Error("bus: checking a game against the store", "game", id, "err", err)
+			}
+		}
+	})
 	h.eachLoaded(func(id string, g *liveGame) {
 		if g.presence[0].conns+g.presence[1].conns > 0 {
 			h.publishPresence(g)
@@ -332,6 +358,31 @@ func (h *hub) sweep() {
 			h.thinkIfComputerTurn(g)
 		}
 	})
+	if now.Sub(h.clocksLooked) >= clocksLookedEvery && h.lookingAtClocks.CompareAndSwap(false, true) {
+		h.clocksLooked = now
+		go func() {
+			defer h.lookingAtClocks.Store(false)
+			h.watchOthersClocks(h.ctx)
+		}()
+	}
+}
+
+// clocksLookedEvery is how often an instance looks for clocks without a
+// timer here.
+const clocksLookedEvery = time.Minute
+
+// quietCheckDue says whether g, quiet since its last change, is to be
+// checked against the store now: two heartbeats after the change, then
+// after waits that double with the quiet, up to five minutes. A game in
+// play whose news was lost is quiet here, its players waiting for a move
+// their pages never got: they get it within ten seconds or so, while a
+// game left for days costs a check every five minutes.
+func quietCheckDue(g *liveGame, now time.Time) bool {
+	quiet := now.Sub(g.rec.Updated)
+	if quiet < 2*heartbeat {
+		return false
+	}
+	return now.Sub(g.checked) >= min(quiet/2, 5*time.Minute)
 }
 
 // hold takes the lease key, for work that one instance should do alone;

@@ -59,22 +59,32 @@ func (g *liveGame) clockView(now time.Time) *ClockView {
 	return v
 }
 
-// armClock sets g's timer for the moment the running clock runs out, and
-// stops it when no clock runs.
+// armClock sets the timer of g's clock for the moment the running clock
+// runs out, and stops it when no clock runs. The timer is the game's, not
+// its copy's: a game dropped from memory keeps it (it loads the game when
+// it fires), and a copy loaded again replaces it.
 func (h *hub) armClock(g *liveGame) {
-	if g.flagTimer != nil {
-		g.flagTimer.Stop()
-		g.flagTimer = nil
-	}
-	if g.rec.Clock.None() || g.rec.Status != "playing" {
-		return
-	}
-	st := g.clockState(h.now())
-	if st.Running == "" {
+	if g.rec.Clock.None() {
 		return
 	}
 	id := g.rec.ID
-	g.flagTimer = h.afterFunc(st.Deadline.Sub(h.now()), func() {
+	var st clock.State
+	if g.rec.Status == "playing" {
+		st = g.clockState(h.now())
+	}
+	h.clocksMu.Lock()
+	defer h.clocksMu.Unlock()
+	if t := h.clocks[id]; t != nil {
+		t.Stop()
+		delete(h.clocks, id)
+	}
+	if st.Running == "" {
+		return
+	}
+	if h.clocks == nil {
+		h.clocks = map[string]*time.Timer{}
+	}
+	h.clocks[id] = h.afterFunc(st.Deadline.Sub(h.now()), func() {
 		if h.ctx.Err() != nil {
 			return
 		}
@@ -113,6 +123,30 @@ func (h *hub) notFlagged(ctx context.Context, g *liveGame) error {
 		return errOver
 	}
 	return nil
+}
+
+// watchOthersClocks watches the clocks of the games in play that have no
+// timer here: games another instance stored and held in memory alone. It
+// runs every minute or so while there are other instances, so that should
+// one of them die, its games still end on time (within that minute), and
+// each instance soon watches every clock.
+func (h *hub) watchOthersClocks(ctx context.Context) {
+	ids, err := h.store.TimedGames(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			h.log.Error("listing the games with a clock", "err", err)
+		}
+		return
+	}
+	h.clocksMu.Lock()
+	unwatched := ids[:0]
+	for _, id := range ids {
+		if h.clocks[id] == nil {
+			unwatched = append(unwatched, id)
+		}
+	}
+	h.clocksMu.Unlock()
+	h.resumeClocks(ctx, unwatched)
 }
 
 // resumeClocks watches the clocks of the games in play, for a server that

@@ -64,6 +64,39 @@ func TestIdleGamesLeaveMemory(t *testing.T) {
 	}
 }
 
+// A game with a clock keeps one timer however often it leaves memory and
+// comes back: the timer ends it on time, loading it if need be.
+func TestDroppedGamesKeepOneTimer(t *testing.T) {
+	ts := newTestServer(t)
+	h := ts.srv.hub
+	var mu sync.Mutex
+	var timers []*time.Timer
+	h.afterFunc = func(d time.Duration, f func()) *time.Timer {
+		t := time.AfterFunc(d, f)
+		mu.Lock()
+		timers = append(timers, t)
+		mu.Unlock()
+		return t
+	}
+	g := ts.newGame(t, `{"game":"havannah","clock":{"days":14}}`)
+	ts.play(t, g, "c3 d4")
+	for range 5 {
+		h.evictIdle(-time.Hour)
+		ts.state(t, g.id, "")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	pending := 0
+	for _, t := range timers {
+		if t.Stop() {
+			pending++
+		}
+	}
+	if len(timers) < 6 || pending != 1 {
+		t.Errorf("%d timers armed, %d of them pending, want 1", len(timers), pending)
+	}
+}
+
 func TestHeapNearLimit(t *testing.T) {
 	if heapNearLimit() {
 		t.Fatal("near the limit without any limit set")

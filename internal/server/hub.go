@@ -72,6 +72,13 @@ type hub struct {
 	// recheckQueued is set while one waits to start.
 	recheckMu     sync.Mutex
 	recheckQueued atomic.Bool
+	// clocks are the timers of the running clocks, by game (see
+	// armClock); clocksLooked is when the store was last asked for clocks
+	// without one (see sweep), and lookingAtClocks is set while that runs.
+	clocksMu        sync.Mutex
+	clocks          map[string]*time.Timer
+	clocksLooked    time.Time
+	lookingAtClocks atomic.Bool
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context
@@ -174,6 +181,12 @@ func locked[T any](ctx context.Context, h *hub, id string, g *liveGame, verify b
 		if err := h.verify(ctx, id, g); err != nil {
 			return out, false, err
 		}
+	}
+	// A clock that ran out ends the game before anything is answered,
+	// whether or not its timer has fired: on an instance that has just
+	// loaded the game, it has not.
+	if _, err := h.flagIfDue(ctx, g); err != nil {
+		return out, false, err
 	}
 	g.used = h.now()
 	out, err = f(g)

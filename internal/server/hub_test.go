@@ -249,9 +249,6 @@ func keptAsStored(t *testing.T, ts *testServer, f *faultyStore, id string) {
 	if err := h.load(t.Context(), id, &loaded); err != nil {
 		t.Fatal(err)
 	}
-	if loaded.flagTimer != nil {
-		loaded.flagTimer.Stop()
-	}
 	k, l := kept.replayed, loaded.replayed
 	// The store keeps times to the millisecond.
 	if k.rec.Updated.UnixMilli() == l.rec.Updated.UnixMilli() {

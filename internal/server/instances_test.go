@@ -596,3 +596,88 @@ func TestComputerMoveSurvivesItsSearcher(t *testing.T) {
 		t.Errorf("the store has %s", eventsText(events))
 	}
 }
+
+// An instance that dies between storing a move and telling the others
+// leaves them nothing to notice: no gap follows, as nobody moves until
+// the move is seen. The others check their quiet games with pages open
+// against the store, and the pages get the move within seconds.
+func TestQuietGamesAreChecked(t *testing.T) {
+	c := newCluster(t, 1)
+	ft := &fakeTime{now: time.UnixMilli(1_790_000_000_000)}
+	var dropNext atomic.Bool
+	a := c.start(nodeOptions{wrap: func(b Bus) Bus {
+		return &droppingBus{Bus: b, drop: func(m busMessage) bool {
+			return m.Kind == "events" && dropNext.CompareAndSwap(true, false)
+		}}
+	}})
+	b := c.nodes[0]
+	useFakeTimeAt(a.testServer, ft)
+	useFakeTimeAt(b.testServer, ft)
+	g := a.newGame(t, `{"game":"havannah","options":{"size":6},"start":"me"}`)
+	moves := quietHavannah(t, 6, 3)
+	a.play(t, g, strings.Join(moves[:2], " "))
+	black := b.open(t, "black", g.id, g.black, -1)
+	black.until(2)
+	dropNext.Store(true)
+	// White's move, told to nobody.
+	if code := a.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 2, "move": moves[2]}, nil); code != http.StatusOK {
+		t.Fatalf("move 3: %d", code)
+	}
+	b.srv.hub.sweep() // too soon to ask the store
+	ft.advance(2*heartbeat + time.Second)
+	b.srv.hub.sweep()
+	black.until(3)
+	if !sameEvents(black.events, c.stored(g.id)) {
+		t.Fatalf("black saw %s", eventsText(black.events))
+	}
+	// Checks grow rarer with the quiet: the next comes after twice the
+	// time, not at every heartbeat.
+	bg := b.srv.hub.entry(g.id)
+	bg.mu.Lock()
+	checked := bg.checked
+	bg.mu.Unlock()
+	ft.advance(heartbeat)
+	b.srv.hub.sweep()
+	bg.mu.Lock()
+	again := bg.checked
+	bg.mu.Unlock()
+	if checked.IsZero() || !again.Equal(checked) {
+		t.Errorf("checked at %v, then at %v a heartbeat later", checked, again)
+	}
+}
+
+// The games with a clock that only a dead instance held in memory still
+// end on time: the others look for clocks without a timer once a minute,
+// and any request ends a game whose time ran out before it is answered.
+func TestDeadInstancesClocksRunOut(t *testing.T) {
+	c := newCluster(t, 1)
+	ft := &fakeTime{now: time.UnixMilli(1_790_000_000_000)}
+	a := c.start(nodeOptions{})
+	b := c.nodes[0]
+	useFakeTimeAt(a.testServer, ft)
+	useFakeTimeAt(b.testServer, ft)
+	asked := a.newGame(t, `{"game":"dvonn","clock":{"initial_s":15,"increment_s":0}}`)
+	alone := a.newGame(t, `{"game":"dvonn","clock":{"initial_s":15,"increment_s":0}}`)
+	a.play(t, asked, "C1 C2")
+	a.play(t, alone, "C1 C2")
+	a.kill()
+	ft.mu.Lock()
+	ft.now = ft.now.Add(16 * time.Second)
+	ft.timers = nil // the dead instance's
+	ft.mu.Unlock()
+	if s := b.state(t, asked.id, ""); s.Status != "over" || s.Result == nil || s.Result.Reason != "timeout" {
+		t.Errorf("the first answer of another instance: %s %+v", s.Status, s.Result)
+	}
+	b.srv.hub.sweep()
+	deadline := time.Now().Add(time.Minute) // only to end a test that hangs
+	for {
+		events := c.stored(alone.id)
+		if last := events[len(events)-1]; last.Kind == "timeout" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the game nobody looked at: %s", eventsText(events))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

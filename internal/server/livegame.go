@@ -30,10 +30,10 @@ type liveGame struct {
 	presenceChanged bool
 	// remote is what the other instances said of their pages, by
 	// instance; asked is set once they have been asked.
-	remote    map[string]remotePresence
-	asked     bool
-	now       func() time.Time // the hub's clock
-	flagTimer *time.Timer      // ends the game when the running clock runs out
+	remote  map[string]remotePresence
+	asked   bool
+	checked time.Time        // when a quiet copy was last checked against the store (see sweep)
+	now     func() time.Time // the hub's clock
 
 	replayed
 }
