@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"slices"
+	"time"
 
 	"bretter/ai"
 	"bretter/game"
@@ -61,6 +62,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		seat  string
 		level int
 		moves []string
+		think time.Duration // at most, on the clock; 0: as the level says
 	)
 	err = h.with(ctx, id, func(g *liveGame) error {
 		if !g.computerTurn() {
@@ -73,6 +75,9 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		cfg.Seed = seedOf(id)
 		start, ply, seat, level = g.state.Clone(), len(g.moves), g.rec.Computer, g.rec.Level
 		moves = slices.Clone(g.moves)
+		if c := g.rec.Clock; c.Initial > 0 {
+			think = thinkOnTheClock(g.clockState(h.now()).Left(seat), c.Increment)
+		}
 		return nil
 	})
 	if err != nil {
@@ -83,7 +88,13 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	}
 	h.searches.Add(1)
 	search := h.searchers.searcherFor(id, level, moves, start, cfg)
-	r, err := search.Search(ctx)
+	searchCtx := ctx
+	if think > 0 {
+		var cancel context.CancelFunc
+		searchCtx, cancel = context.WithTimeout(ctx, think)
+		defer cancel()
+	}
+	r, err := search.Search(searchCtx)
 	if err != nil {
 		if ctx.Err() == nil {
 			h.log.Error("computer: search", "game", id, "err", err)
@@ -131,4 +142,12 @@ func (h *hub) resumeComputerGames(ids []string) {
 	for _, id := range ids {
 		h.thinkers.add(id)
 	}
+}
+
+// thinkOnTheClock is how long the computer may think with left on its
+// clock and inc added for each move: a thirtieth of what is left and most
+// of the increment, so that it lasts the game, and never more than half
+// of what is left.
+func thinkOnTheClock(left, inc time.Duration) time.Duration {
+	return max(min(left/30+inc*3/4, left/2), 10*time.Millisecond)
 }

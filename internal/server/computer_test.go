@@ -245,3 +245,42 @@ func TestComputerAnswersTheMoveOnTheBoard(t *testing.T) {
 		t.Fatalf("moves %v: the computer played other than what it found after b2 (%s)", s.Moves, second.found)
 	}
 }
+
+// On a clock the computer thinks as long as its time allows, not as long
+// as its level would: at full strength on fifteen seconds it would lose on
+// time within three moves.
+func TestComputerKeepsToItsClock(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	body := `{"game":"havannah","options":{"size":6},"opponent":"computer","level":8,"start":"me","clock":{"initial_s":15,"increment_s":0}}`
+	if code := ts.call(t, "POST", "/api/games", "", body, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	var s Snapshot
+	for range 4 {
+		s = ts.waitFor(t, c.ID, c.Secret, "my turn", func(s Snapshot) bool { return s.Status == "over" || s.ToMove == c.Seat })
+		if s.Status == "over" {
+			t.Fatalf("over after %v: %+v", s.Moves, s.Result)
+		}
+		if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": len(s.Moves), "move": s.Legal[0]}, nil); code != http.StatusOK {
+			t.Fatalf("my move %s: %d", s.Legal[0], code)
+		}
+	}
+	s = ts.waitFor(t, c.ID, c.Secret, "my turn", func(s Snapshot) bool { return s.Status == "over" || s.ToMove == c.Seat })
+	if s.Status != "playing" || s.Clock == nil || s.Clock.BlackMS < 10_000 {
+		t.Fatalf("after four answers the computer is %s with %+v", s.Status, s.Clock)
+	}
+}
+
+func TestThinkOnTheClock(t *testing.T) {
+	for _, tt := range []struct{ left, inc, want time.Duration }{
+		{15 * time.Second, 0, 500 * time.Millisecond},
+		{60 * time.Second, 2 * time.Second, 3500 * time.Millisecond},
+		{2 * time.Second, 10 * time.Second, time.Second}, // never more than half of what is left
+		{0, 0, 10 * time.Millisecond},
+	} {
+		if got := thinkOnTheClock(tt.left, tt.inc); got != tt.want {
+			t.Errorf("thinkOnTheClock(%v, %v) = %v, want %v", tt.left, tt.inc, got, tt.want)
+		}
+	}
+}
