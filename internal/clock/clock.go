@@ -59,13 +59,15 @@ func (c Control) per() time.Duration { return time.Duration(c.Days) * 24 * time.
 
 // Move is one move of the game as the clock sees it: who made it, when.
 // A move the rules force (a pass) is stored with the move that forced it,
-// at the same time, so it costs nothing. A Pause is no move but a moment
-// the turn changed otherwise (moves taken back): Seat's time runs until
-// then, without an increment.
+// at the same time, so it costs nothing; being Forced, it earns no
+// increment either. A Pause is no move but a moment the turn changed
+// otherwise (moves taken back): Seat's time runs until then, without an
+// increment.
 type Move struct {
-	Seat  string // "white" or "black"
-	At    time.Time
-	Pause bool
+	Seat   string // "white" or "black"
+	At     time.Time
+	Pause  bool
+	Forced bool
 }
 
 // State is both clocks at one moment.
@@ -132,7 +134,7 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time) Sta
 		switch {
 		case c.Days != 0:
 			// Full time again for the next move.
-		case m.Pause:
+		case m.Pause, m.Forced:
 			s.add(m.Seat, -used)
 		default:
 			s.add(m.Seat, c.Increment-used)

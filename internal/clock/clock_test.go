@@ -1,6 +1,7 @@
 package clock
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -39,9 +40,10 @@ func TestAt(t *testing.T) {
 		{"each move costs its time and earns the increment", live, moves("white", 0.0, "black", 10.0, "white", 14.0, "black", 20.0), "white", true, 25,
 			State{White: 5*time.Minute - 4*time.Second + 3*time.Second - 5*time.Second, Black: 5*time.Minute - 6*time.Second + 3*time.Second,
 				Running: "white", Deadline: at(20 + 299)}},
-		{"a forced pass at the same moment costs nothing", live, moves("white", 0.0, "black", 10.0, "white", 30.0, "black", 30.0, "white", 31.0), "black", true, 31,
-			State{White: 5*time.Minute - 20*time.Second + 3*time.Second - time.Second + 3*time.Second, Black: 5*time.Minute + 3*time.Second,
-				Running: "black", Deadline: at(31 + 303)}},
+		{"a forced pass costs nothing and earns nothing", live,
+			slices.Concat(moves("white", 0.0, "black", 10.0, "white", 30.0), []Move{{Seat: "black", At: at(30), Forced: true}}, moves("white", 31.0)), "black", true, 31,
+			State{White: 5*time.Minute - 20*time.Second + 3*time.Second - time.Second + 3*time.Second, Black: 5 * time.Minute,
+				Running: "black", Deadline: at(31 + 300)}},
 		{"over: no clock runs, time counts to the end", live, moves("white", 0.0, "black", 10.0, "white", 14.0), "black", false, 20,
 			State{White: 5*time.Minute - time.Second, Black: 5*time.Minute - 6*time.Second}},
 		{"over with the last move", live, moves("white", 0.0, "black", 10.0, "white", 14.0), "black", false, 14,

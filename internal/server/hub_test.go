@@ -115,14 +115,21 @@ func TestFailedReloadLetsPagesGo(t *testing.T) {
 	}
 }
 
-// A move and the pass it forces are one event each, stored together.
+// A move and the pass it forces are one event each, stored together. The
+// pass takes no time from the clock of the player who passes, and earns
+// no increment.
 func TestForcedPassIsStoredWithTheMove(t *testing.T) {
 	ts := newTestServer(t)
-	g := ts.newGame(t, `{"game":"dvonn","start":"me"}`)
+	g := ts.newGame(t, `{"game":"dvonn","start":"me","clock":{"initial_s":600,"increment_s":10}}`)
 	plan := dvonnWithPass(t)
+	passer := plan.seats[plan.before-1]
+	var before *ClockView
 	for i, m := range plan.moves[:plan.before] {
 		if m == "PASS" {
 			continue
+		}
+		if i == plan.before-2 {
+			before = ts.state(t, g.id, "").Clock
 		}
 		secret := g.white
 		if plan.seats[i] == "black" {
@@ -138,8 +145,17 @@ func TestForcedPassIsStoredWithTheMove(t *testing.T) {
 		t.Fatalf("the forced pass was not played: %v", s.Moves[max(0, len(s.Moves)-3):])
 	}
 	_, events, _ := ts.store.Load(t.Context(), g.id)
-	if last := events[plan.before-1]; last.Move != "PASS" || last.Seat != plan.seats[plan.before-1] {
+	if last := events[plan.before-1]; last.Move != "PASS" || last.Seat != passer {
 		t.Fatalf("stored: %+v", last)
+	}
+	left := func(c *ClockView) int64 {
+		if passer == "white" {
+			return c.WhiteMS
+		}
+		return c.BlackMS
+	}
+	if after := s.Clock; left(after) != left(before) {
+		t.Errorf("the passer's clock went from %d to %d ms", left(before), left(after))
 	}
 }
 

@@ -35,6 +35,10 @@ var errNoOffer = refuse(http.StatusConflict, "no_offer", "there is no such offer
 func (g *liveGame) apply(e store.Event, after game.State) error {
 	switch e.Kind {
 	case "move":
+		forced := false
+		if f, ok := g.state.(game.Forcer); ok {
+			_, forced = f.Forced()
+		}
 		if after == nil {
 			if err := g.play(e.Move); err != nil {
 				return err
@@ -44,7 +48,7 @@ func (g *liveGame) apply(e store.Event, after game.State) error {
 			g.noteMove(e.Move)
 		}
 		if !g.given(e) {
-			g.ticks = append(g.ticks, clock.Move{Seat: e.Seat, At: e.At})
+			g.ticks = append(g.ticks, clock.Move{Seat: e.Seat, At: e.At, Forced: forced})
 		}
 		g.offer = nil
 	case "takeback":
