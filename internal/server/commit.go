@@ -79,10 +79,12 @@ func (h *hub) tellPlayers(g *liveGame, last store.Event) {
 		for _, seat := range []string{"white", "black"} {
 			n := base
 			n.seat, n.kind = seat, "lost"
-			switch g.rec.Winner {
-			case seat:
+			switch {
+			case g.rec.Reason == "aborted":
+				n.kind = "aborted"
+			case g.rec.Winner == seat:
 				n.kind = "won"
-			case "none":
+			case g.rec.Winner == "none":
 				n.kind = "draw"
 			}
 			if seat != g.rec.Computer {
@@ -92,8 +94,15 @@ func (h *hub) tellPlayers(g *liveGame, last store.Event) {
 	case g.rec.Status == "playing" && (last.Kind == "move" || last.Kind == "takeback"):
 		n := base
 		n.seat, n.kind = g.state.ToMove().String(), "turn"
-		if len(g.moves) > 0 {
-			n.text = []any{"move", g.moves[len(g.moves)-1]}
+		switch {
+		case last.Kind == "takeback":
+			n.kind = "takeback"
+		case len(g.ticks) > 0 && g.ticks[len(g.ticks)-1].Forced:
+			// The rules made the other's move (a pass): the player is
+			// to move again after their own.
+			n.kind = "again"
+		default:
+			n.text = []any{"move", last.Move}
 		}
 		if n.seat != g.rec.Computer {
 			h.notify(n)

@@ -47,7 +47,7 @@ type pushStore interface {
 // notice is one thing to tell one seat of a game.
 type notice struct {
 	game, gameName, seat string
-	kind                 string // "turn", "joined", "won", "lost" or "draw"
+	kind                 string // "turn", "again", "takeback", "joined", "won", "lost", "draw" or "aborted"
 	text                 []any  // name, value pairs for the message
 }
 

@@ -400,3 +400,62 @@ func TestPushNoticesOfAGameKeepTheirOrder(t *testing.T) {
 		t.Errorf("%d notices took %d lookups, want at most %d", games*each, l.calls, most)
 	}
 }
+
+// Each way a turn comes or a game ends has its own notice, with nothing
+// left unsaid in any language: a move taken back, a pass the rules made,
+// a game called off.
+func TestNoticeKinds(t *testing.T) {
+	ts := newTestServer(t)
+	var mu sync.Mutex
+	var sent []notice
+	ts.srv.hub.notify = func(n notice) { mu.Lock(); sent = append(sent, n); mu.Unlock() }
+	last := func() notice {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(sent) == 0 {
+			t.Fatal("no notice")
+		}
+		return sent[len(sent)-1]
+	}
+
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5}}`)
+	ts.play(t, g, "c3 d4")
+	ts.offer(t, g.id, g.black, "takeback")
+	ts.answer(t, g.id, g.white, "takeback", true)
+	if n := last(); n.seat != "black" || n.kind != "takeback" || n.text != nil {
+		t.Errorf("after a takeback: %+v", n)
+	}
+
+	g = ts.newGame(t, `{"game":"havannah","options":{"size":5}}`)
+	ts.play(t, g, "c3")
+	ts.offer(t, g.id, g.black, "abort")
+	mu.Lock()
+	ends := sent[len(sent)-2:]
+	mu.Unlock()
+	if ends[0].kind != "aborted" || ends[1].kind != "aborted" {
+		t.Errorf("after calling off: %+v", ends)
+	}
+
+	g = ts.newGame(t, `{"game":"dvonn","start":"me"}`)
+	plan := dvonnWithPass(t)
+	for i, m := range plan.moves[:plan.before-1] {
+		secret := g.white
+		if plan.seats[i] == "black" {
+			secret = g.black
+		}
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil); code != http.StatusOK {
+			t.Fatalf("move %d %s: %d", i+1, m, code)
+		}
+	}
+	if n := last(); n.seat != plan.seats[plan.before-2] || n.kind != "again" {
+		t.Errorf("after a forced pass: %+v, want %s to move again", n, plan.seats[plan.before-2])
+	}
+
+	for _, lang := range []string{"en", "de", "pl"} {
+		for _, kind := range []string{"turn", "again", "takeback", "joined", "won", "lost", "draw", "aborted"} {
+			if text := ts.srv.site.T(lang, "push."+kind, "game", "Havannah", "move", "c3"); strings.ContainsAny(text, "{}") || !strings.HasPrefix(text, "Havannah") {
+				t.Errorf("%s push.%s: %q", lang, kind, text)
+			}
+		}
+	}
+}
