@@ -139,9 +139,10 @@ func TestClocksSurviveARestart(t *testing.T) {
 	ft := useFakeTime(ts)
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":100,"increment_s":1}}`)
 	ts.play(t, g, "c3 d4")
-	ft.advance(12345 * time.Millisecond)
+	// The store keeps milliseconds: so must the copy in memory.
+	ft.advance(12345*time.Millisecond + 678*time.Microsecond)
 	ts.moveAt(t, g, 2, "e5")
-	ft.advance(999 * time.Millisecond)
+	ft.advance(999*time.Millisecond + 500*time.Microsecond)
 	before := ts.state(t, g.id, "").Clock
 
 	again := restartOn(t, ts)

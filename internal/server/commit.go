@@ -22,8 +22,11 @@ func (h *hub) commit(ctx context.Context, g *liveGame, steps ...step) (version i
 	return h.commitAt(ctx, g, h.now(), steps...)
 }
 
-// commitAt is commit with the events' time given.
+// commitAt is commit with the events' time given. The time is kept as the
+// store keeps it, to the millisecond, so that the clocks in memory agree
+// with those of a copy loaded from the store.
 func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ...step) (version int, err error) {
+	now = storedTime(now)
 	events := make([]store.Event, len(steps))
 	for i := range steps {
 		steps[i].event.Seq = len(g.events) + 1 + i
