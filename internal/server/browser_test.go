@@ -249,12 +249,17 @@ func TestMyGames(t *testing.T) {
 	ts.call(t, "POST", "/api/games/"+lost.ID+"/resign", lost.Secret, nil, nil)
 	// The friend's own game is not mine.
 	notMine := createAs(t, ts, friend, `{"game":"havannah","start":"me"}`)
+	// The computer's move, while it thinks.
+	release := make(chan struct{})
+	defer close(release)
+	ts.srv.hub.searched = func([]string, string) { <-release }
+	thinking := createAs(t, ts, me, `{"game":"dvonn","opponent":"computer","level":1,"start":"friend"}`)
 
 	res, page := get(t, me, ts.URL+"/my", "Accept-Language", "en")
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("my games: %d", res.StatusCode)
 	}
-	order := []string{"Your move", mine.ID, "against &lt;Ola&gt;", " h left", "Waiting for your friend", waiting.ID, open.ID,
+	order := []string{"Your move", mine.ID, "against &lt;Ola&gt;", " h left", "Waiting", thinking.ID, "The computer is thinking.", waiting.ID, "Your friend&#39;s move.", open.ID,
 		"The invitation is open.", "Finished", lost.ID, "You lost."}
 	at := 0
 	for _, want := range order {
