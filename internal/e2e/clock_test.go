@@ -86,3 +86,12 @@ func statusHas(t *testing.T, ctx context.Context, text string) bool {
 	must(t, err)
 	return strings.Contains(s, text)
 }
+
+// A slow game says, as a live one does, that no clock runs before both
+// first moves: a full day on each clock does not mean a day to move.
+func TestSlowClockNotStarted(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice := bt.NewProfile(t)
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "4", "clock": "d1"}, "me")
+	must(t, bt.WaitText(alice, "#clocks", "The clocks start after both first moves"))
+}

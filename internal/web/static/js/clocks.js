@@ -81,7 +81,9 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
       return row;
     });
     root.replaceChildren(...rows);
-    if (!base.running && !base.over && base.initial_ms && base.white_ms === base.initial_ms && base.black_ms === base.initial_ms) {
+    // Before both first moves no clock runs, slow games' too.
+    const full = base.days ? base.days * 864e5 : base.initial_ms;
+    if (!base.running && !base.over && full && base.white_ms === full && base.black_ms === full) {
       const note = document.createElement('small');
       note.textContent = t('clock.not_started');
       root.append(note);
