@@ -48,6 +48,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	if err != nil {
 		if ctx.Err() == nil {
 			h.log.Error("computer: taking the lease", "game", id, "err", err)
+			h.thinkLater(id)
 		}
 		return
 	}
@@ -83,6 +84,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	if err != nil {
 		if !errors.Is(err, errNoTurn) && ctx.Err() == nil {
 			h.log.Error("computer: preparing a move", "game", id, "err", err)
+			h.thinkLater(id)
 		}
 		return
 	}
@@ -98,6 +100,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	if err != nil {
 		if ctx.Err() == nil {
 			h.log.Error("computer: search", "game", id, "err", err)
+			h.thinkLater(id)
 		}
 		return
 	}
@@ -124,9 +127,26 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	}
 	if err != nil && ctx.Err() == nil {
 		h.log.Error("computer: playing its move", "game", id, "move", text, "err", err)
+		h.thinkLater(id)
 		return
 	}
 	h.log.Debug("computer moved", "game", id, "move", text, "iterations", r.Iterations, "elapsed", r.Elapsed)
+}
+
+// computerRetry is how long the computer waits to try again after its
+// move failed for another reason than the game (the store, say).
+const computerRetry = 5 * time.Second
+
+// thinkLater queues game id for the computer once more after computerRetry:
+// with nobody else to ask for its move (on another instance, or after a
+// restart), a failure that passes would leave the game waiting for ever.
+// When the move was stored after all, the search finds nothing to do.
+func (h *hub) thinkLater(id string) {
+	h.afterFunc(computerRetry, func() {
+		if h.ctx.Err() == nil {
+			h.thinkers.add(id)
+		}
+	})
 }
 
 // seedOf gives each game its own, repeatable, stream of chance.

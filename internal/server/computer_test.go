@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -282,5 +283,31 @@ func TestThinkOnTheClock(t *testing.T) {
 		if got := thinkOnTheClock(tt.left, tt.inc); got != tt.want {
 			t.Errorf("thinkOnTheClock(%v, %v) = %v, want %v", tt.left, tt.inc, got, tt.want)
 		}
+	}
+}
+
+// A move of the computer's that the store failed to keep is searched
+// again a little later: nothing else would ask for it.
+func TestComputerTriesAgainAfterTheStoreFailed(t *testing.T) {
+	ts, f := newFaultyServer(t)
+	ft := useFakeTime(ts)
+	var failed atomic.Bool
+	ts.srv.hub.searched = func([]string, string) {
+		if !failed.Swap(true) {
+			f.failAppend.Store(true)
+		}
+	}
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":5},"opponent":"computer","level":1,"start":"friend"}`, &c)
+	deadline := time.Now().Add(30 * time.Second) // only to end a test that hangs
+	for len(ts.state(t, c.ID, c.Secret).Moves) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the computer did not try again")
+		}
+		ft.advance(computerRetry)
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !failed.Load() {
+		t.Fatal("the store never failed")
 	}
 }

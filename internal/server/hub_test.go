@@ -25,6 +25,7 @@ type faultyStore struct {
 	*store.SQLite
 	panicAppend    atomic.Bool // the next Append panics
 	conflictAppend atomic.Bool // the next Append says another server wrote first
+	failAppend     atomic.Bool // the next Append fails
 	failLoad       atomic.Bool // the next Load fails
 	loads          atomic.Int64
 }
@@ -35,6 +36,9 @@ func (f *faultyStore) Append(ctx context.Context, id string, events []store.Even
 	}
 	if f.conflictAppend.CompareAndSwap(true, false) {
 		return store.ErrConflict
+	}
+	if f.failAppend.CompareAndSwap(true, false) {
+		return errors.New("the disk is busy")
 	}
 	return f.SQLite.Append(ctx, id, events, end)
 }
