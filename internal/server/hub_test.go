@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -286,5 +287,34 @@ func keptAsStored(t *testing.T, ts *testServer, f *faultyStore, id string) {
 	}
 	if len(k.chat) != 0 || len(l.chat) != 0 {
 		t.Errorf("chat kept %v, loaded %v", k.chat, l.chat)
+	}
+}
+
+// Taking back after a pass the rules made takes back the passer's own
+// move before it, and the reply that forced the pass.
+func TestTakebackOverAForcedPass(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"dvonn","start":"me"}`)
+	plan := dvonnWithPass(t)
+	for i, m := range plan.moves[:plan.before-1] {
+		secret := g.white
+		if plan.seats[i] == "black" {
+			secret = g.black
+		}
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil); code != http.StatusOK {
+			t.Fatalf("move %d %s: %d", i+1, m, code)
+		}
+	}
+	passer, other := g.white, g.black
+	if plan.seats[plan.before-1] == "black" {
+		passer, other = g.black, g.white
+	}
+	ts.offer(t, g.id, passer, "takeback")
+	if code, e := ts.answer(t, g.id, other, "takeback", true); code != http.StatusOK {
+		t.Fatalf("accepting the takeback: %d %+v", code, e)
+	}
+	s := ts.state(t, g.id, "")
+	if len(s.Moves) != plan.before-3 || s.ToMove != plan.seats[plan.before-1] || slices.Contains(s.Legal, "PASS") {
+		t.Fatalf("after the takeback: %d moves (want %d), %s to move, legal %v", len(s.Moves), plan.before-3, s.ToMove, s.Legal)
 	}
 }

@@ -118,9 +118,14 @@ func (g *liveGame) bothMoved() bool {
 }
 
 // takebackCount is how many moves asking seat's last move back takes
-// back: that move and whatever came after it.
+// back: that move and whatever came after it. A pass the rules made for
+// seat is not its move: taking back only that would leave seat where the
+// rules pass again.
 func (g *liveGame) takebackCount(seat string) int {
 	moves := 0
+	// Each of the player's moves scanned has its tick, in the same order,
+	// from the end: a takeback (a pause) or a given move ends the scan.
+	tick := len(g.ticks)
 	for i := len(g.events) - 1; i >= 0; i-- {
 		e := g.events[i]
 		if e.Kind == "takeback" {
@@ -133,7 +138,8 @@ func (g *liveGame) takebackCount(seat string) int {
 			return 0 // nor are the moves the game was created from
 		}
 		moves++
-		if e.Seat == seat {
+		tick--
+		if e.Seat == seat && !g.ticks[tick].Forced {
 			return moves
 		}
 	}
