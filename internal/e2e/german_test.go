@@ -163,3 +163,18 @@ func germanGame(t *testing.T, srv *bt.Server, alice, bob context.Context, option
 	waitMoves(t, alice, 2)
 	return id
 }
+
+// The terms of a new game write the minutes of its clock with the
+// language's decimal sign.
+func TestGermanRematchTerms(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	id := germanGame(t, srv, alice, bob, map[string]string{"size": "4"}, "a1", "b2")
+	secret := secretOf(t, inputValue(t, alice, "player-url"))
+	for _, step := range []struct{ path, body string }{{"resign", "{}"}, {"rematch", `{"clock":{"initial_s":90,"increment_s":0}}`}} {
+		if code, err := post(t, srv.URL+"/api/games/"+id+"/"+step.path, secret, step.body, nil); err != nil || code >= 300 {
+			t.Fatalf("%s: %d %v", step.path, code, err)
+		}
+	}
+	must(t, bt.WaitText(bob, "#actions", "1,5 Min. + 0 s pro Zug"))
+}

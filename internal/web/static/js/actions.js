@@ -3,6 +3,7 @@
 // loads this script; a player's loads it after the board is up.
 import { button } from './controls.js';
 import { reasonsText } from './reasons.js';
+import { lang } from './i18n.js';
 
 // offerNotices are the notices of the friend's offers and answers, by the
 // event's kind. The offer itself waits with its buttons among the actions,
@@ -126,7 +127,7 @@ export function createActions({ t, page, send, play, colourName, notice }) {
     const same = (c.initial_s || 0) * 1000 === (was.initial_ms || 0) && (c.increment_s || 0) * 1000 === (was.increment_ms || 0) && (c.days || 0) === (was.days || 0);
     if (!same) {
       if (c.days) parts.push(t('clock.days', { days: c.days }));
-      else if (c.initial_s) parts.push(t('clock.preset', { minutes: c.initial_s / 60, seconds: c.increment_s || 0 }));
+      else if (c.initial_s) parts.push(t('clock.preset', { minutes: (c.initial_s / 60).toLocaleString(lang), seconds: c.increment_s || 0 }));
       else parts.push(t('clock.none'));
     }
     const me = page.boot.seat;
