@@ -16,12 +16,36 @@ import (
 
 // process is an outside program with its standard input and output.
 type process struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan outsideLine // what it writes, line by line
+	done  chan struct{}    // closed when it is stopped
+	wait  time.Duration    // how long it may take to write a line
 }
 
-func startProcess(ctx context.Context, argv []string) (*process, error) {
+type outsideLine struct {
+	text string
+	err  error
+}
+
+// What a program may write: a line much longer than any move or answer,
+// or an answer of many lines, is a program gone wrong, not one to wait
+// for or keep in memory.
+const (
+	maxOutsideLine  = 64 << 10
+	maxOutsideLines = 1000
+)
+
+// replyWait is how long an outside program may take to answer, with
+// perMove its time for a move (0: its own affair, within a minute).
+func replyWait(perMove time.Duration) time.Duration {
+	if perMove == 0 {
+		return time.Minute
+	}
+	return 10*time.Second + 3*perMove
+}
+
+func startProcess(ctx context.Context, argv []string, wait time.Duration) (*process, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.WaitDelay = 2 * time.Second
 	in, err := cmd.StdinPipe()
@@ -35,7 +59,39 @@ func startProcess(ctx context.Context, argv []string) (*process, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &process{cmd: cmd, in: in, out: bufio.NewReader(out)}, nil
+	p := &process{cmd: cmd, in: in, lines: make(chan outsideLine), done: make(chan struct{}), wait: wait}
+	go p.read(bufio.NewReader(out))
+	return p, nil
+}
+
+// read hands the program's lines to readLine until it fails or stops.
+func (p *process) read(r *bufio.Reader) {
+	for {
+		var line []byte
+		var err error
+		for {
+			var part []byte
+			part, err = r.ReadSlice('\n')
+			line = append(line, part...)
+			if len(line) > maxOutsideLine {
+				err = fmt.Errorf("a line longer than %d bytes", maxOutsideLine)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if err == io.EOF && len(line) > 0 {
+			err = nil // the last line, without its end
+		}
+		select {
+		case p.lines <- outsideLine{strings.TrimRight(string(line), "\r\n"), err}:
+		case <-p.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (p *process) send(line string) error {
@@ -44,11 +100,21 @@ func (p *process) send(line string) error {
 }
 
 func (p *process) readLine() (string, error) {
-	line, err := p.out.ReadString('\n')
-	if err != nil && (line == "" || err != io.EOF) {
-		return "", fmt.Errorf("reading from the program: %w", err)
+	timer := time.NewTimer(p.wait)
+	defer timer.Stop()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			return "", errors.New("reading from the program: it has stopped")
+		}
+		if l.err != nil {
+			close(p.lines) // nothing follows a failure
+			return "", fmt.Errorf("reading from the program: %w", l.err)
+		}
+		return l.text, nil
+	case <-timer.C:
+		return "", fmt.Errorf("the program wrote nothing for %v", p.wait)
 	}
-	return strings.TrimRight(line, "\r\n"), nil
 }
 
 // stop sends last (if any), closes the program's input and waits for it
@@ -58,6 +124,7 @@ func (p *process) stop(last string) error {
 		p.send(last) // the program may already be gone; then Wait says why
 	}
 	p.in.Close()
+	close(p.done)
 	done := make(chan error, 1)
 	go func() { done <- p.cmd.Wait() }()
 	select {
@@ -76,7 +143,7 @@ type gtpPlayer struct {
 }
 
 func startGTPPlayer(ctx context.Context, argv []string, colour game.Player, o outside) (*gtpPlayer, error) {
-	p, err := startProcess(ctx, argv)
+	p, err := startProcess(ctx, argv, replyWait(o.timePerMove))
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +168,10 @@ func (g *gtpPlayer) ask(command string) (string, error) {
 		return "", fmt.Errorf("%s: %w", command, err)
 	}
 	var lines []string
-	for {
+	for read := 0; ; read++ {
+		if read > maxOutsideLines {
+			return "", fmt.Errorf("%s: an answer of more than %d lines", command, maxOutsideLines)
+		}
 		line, err := g.p.readLine()
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", command, err)
@@ -158,7 +228,7 @@ type codecupPlayer struct {
 }
 
 func startCodecupPlayer(ctx context.Context, argv []string, colour game.Player) (*codecupPlayer, error) {
-	p, err := startProcess(ctx, argv)
+	p, err := startProcess(ctx, argv, replyWait(0))
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +242,7 @@ func startCodecupPlayer(ctx context.Context, argv []string, colour game.Player) 
 }
 
 func (c *codecupPlayer) move(ctx context.Context, s game.State) (string, error) {
-	for {
+	for range maxOutsideLines {
 		line, err := c.p.readLine()
 		if err != nil {
 			return "", err
@@ -181,6 +251,7 @@ func (c *codecupPlayer) move(ctx context.Context, s game.State) (string, error) 
 			return line, nil
 		}
 	}
+	return "", fmt.Errorf("%d blank lines and no move", maxOutsideLines)
 }
 
 // played passes the other side's move on, but not the move that ends the

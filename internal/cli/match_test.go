@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -24,6 +25,13 @@ func TestMain(m *testing.M) {
 	switch os.Getenv("BRETTER_TEST_PROGRAM") {
 	case "cli":
 		os.Exit(Run(os.Args[1:], testGames, os.Stdin, os.Stdout, os.Stderr))
+	case "flood": // answers every command with lines that never end
+		for {
+			fmt.Print("= y\n")
+		}
+	case "mute": // reads and never answers
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
 	case "a1":
 		sc := bufio.NewScanner(os.Stdin)
 		for sc.Scan() {
@@ -160,6 +168,22 @@ func TestMatchOutsidePrograms(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `game 1: a white, b black: b wins (a played "a1": illegal move a1: the cell is taken)`) ||
 		!strings.Contains(out, "a: 0 wins, 2 losses, 0 draws, score 0.0%") {
 		t.Fatalf("illegal moves: exit %d\n%s", code, out)
+	}
+}
+
+// A program that floods its answer, or never answers, loses its games;
+// the match neither hangs nor keeps what it wrote.
+func TestMatchMisbehavingPrograms(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for program, why := range map[string]string{"flood": "more than 1000 lines", "mute": "wrote nothing for 10.3s"} {
+		t.Setenv("BRETTER_TEST_PROGRAM", program)
+		out, _ := runCmd(t, "", "match", "-game", "havannah", "-size", "4", "-a", "gtp:"+self, "-b", "level:1", "-games", "1", "-time-per-move", "100ms")
+		if !strings.Contains(out, why) {
+			t.Errorf("%s: %s", program, out)
+		}
 	}
 }
 
