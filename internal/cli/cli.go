@@ -3,8 +3,10 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"bretter/game"
@@ -24,12 +26,12 @@ const usage = `usage:
   bretter match -game G -a SPEC -b SPEC [-games N] [-concurrency K] [-size N] [-seed S] [-v]
           [-time-per-move D] [-gtp-time-command CMD]
                                                  play games between two players and report the score and Elo
-        SPEC: level:L, iter:N or time:D (our search, per move), greedy (the move that
+        SPEC: level:L, iter:N, depth:N (DVONN) or time:D (our search, per move), greedy (the move that
         captures most; DVONN, Fanorona), gtp:COMMAND (Havannah), codecup:COMMAND (DVONN);
         -time-per-move is sent to gtp programs with CMD
         (default "time_settings 0 {s} 1", {s} being seconds; for Castro "time -m {s} -g 0 -f 0")
   bretter loadtest -url URL [-games N] [-watchers W] [-think 2s-10s] [-duration D] [-json] [-pid P] [-game G]
-          [-players-nice N] [-watchers-nice N]
+          [-computer N] [-level L] [-players-nice N] [-watchers-nice N]
                                                  play N games at once against a site on this machine, each
                                                  player from its own loopback address; print moves/s, the
                                                  latency from a move to the opponent's and the watchers'
@@ -37,7 +39,8 @@ const usage = `usage:
                                                  watchers are held by a second process of its own,
                                                  bretter loadtest-watchers (-watchers-here: by this one);
                                                  -players-nice -10 gives the players a core first
-                                                 and -watchers-nice 19 leaves the watchers only what is left
+                                                 and -watchers-nice 19 leaves the watchers only what is left;
+                                                 -computer N plays N games against the computer beside them
   bretter loadtest-floor [-pairs 1] [-think 100ms] [-duration D] [-json]
                                                  the same latency with no site: through a relay that does
                                                  nothing but pass a message on, in a process of its own
@@ -53,6 +56,11 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 	cmd := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
+	}
+	// The engine commands' flags are told of here, in the usage.
+	if cmd != "serve" && !strings.HasPrefix(cmd, "loadtest") && slices.ContainsFunc(args, isHelp) {
+		printUsage(stdout, games)
+		return 0
 	}
 	switch cmd {
 	case "serve":
@@ -106,4 +114,14 @@ func findGame(games []game.Game, name string) (game.Game, bool) {
 		}
 	}
 	return game.Game{}, false
+}
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
+// given reports whether the flag name was set on the command line, even
+// to its default.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -37,6 +37,9 @@ func codecup(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil && *total <= 0 {
 		err = errors.New("-time must be positive")
 	}
+	if err == nil && given(fs, "level") && (*level < ai.MinLevel || *level > ai.MaxLevel) {
+		err = fmt.Errorf("-level must be between %d and %d", ai.MinLevel, ai.MaxLevel)
+	}
 	var cfg ai.Config
 	if err == nil {
 		cfg, err = codecupConfig(*level, *seed)

@@ -66,18 +66,18 @@ func parseGTPFlags(args []string) (gtpFlags, error) {
 		return f, fmt.Errorf("-size must be between %d and %d", havannah.MinSize, havannah.MaxSize)
 	}
 	budgets := 0
-	for _, set := range []bool{f.level != 0, f.movetime != 0, f.playouts != 0} {
-		if set {
+	for _, name := range []string{"level", "movetime", "playouts"} {
+		if given(fs, name) {
 			budgets++
 		}
 	}
 	if budgets > 1 {
 		return f, errors.New("give at most one of -level, -movetime and -playouts")
 	}
-	if f.movetime < 0 || f.playouts < 0 {
+	if given(fs, "movetime") && f.movetime <= 0 || given(fs, "playouts") && f.playouts <= 0 {
 		return f, errors.New("-movetime and -playouts must be positive")
 	}
-	if f.level != 0 {
+	if given(fs, "level") {
 		if _, err := ai.Level("havannah", f.level); err != nil {
 			return f, err
 		}

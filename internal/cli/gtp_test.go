@@ -131,10 +131,22 @@ func TestGTPFlags(t *testing.T) {
 		{"-level", "2", "-playouts", "5"},
 		{"-size", "3"},
 		{"-level", "9"},
+		{"-level", "0"},
+		{"-playouts", "0"},
+		{"-movetime", "0s"},
 		{"extra"},
 	} {
 		if _, code := runCmd(t, "", append([]string{"gtp"}, args...)...); code != 2 {
 			t.Errorf("gtp %v: exit %d, want 2", args, code)
+		}
+	}
+	if _, code := runCmd(t, "", "codecup", "dvonn", "-level", "0"); code != 2 {
+		t.Errorf("codecup dvonn -level 0: exit %d, want 2", code)
+	}
+	// An engine command's -h shows the usage, where its flags are told of.
+	for _, args := range [][]string{{"gtp", "-h"}, {"match", "-h"}, {"codecup", "dvonn", "-h"}, {"judge", "havannah", "-help"}} {
+		if out, code := runCmd(t, "", args...); code != 0 || !strings.Contains(out, "depth:N") {
+			t.Errorf("%v: exit %d\n%s", args, code, out)
 		}
 	}
 }

@@ -96,7 +96,7 @@ func parsePlayerSpec(g game.Game, opts game.Options, text string) (playerSpec, e
 			return p, fmt.Errorf("player %q: %w", text, err)
 		}
 	default:
-		return p, fmt.Errorf("player %q: unknown kind %q: want level, iter, time, greedy, gtp or codecup", text, kind)
+		return p, fmt.Errorf("player %q: unknown kind %q: want level, iter, depth, time, greedy, gtp or codecup", text, kind)
 	}
 	if p.kind != "gtp" && p.kind != "codecup" {
 		if _, err := ai.Level(gameName, ai.MinLevel); err != nil {
