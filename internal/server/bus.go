@@ -245,6 +245,7 @@ func (h *hub) receiveEvents(id string, g *liveGame, m busMessage) {
 		g.view = g.state.View()
 		h.broadcastEvent(g, e)
 	}
+	h.stopSearch(id)
 	h.armClock(g)
 }
 

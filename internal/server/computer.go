@@ -56,6 +56,10 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		return // another instance is searching
 	}
 	defer release()
+	// The search ends early when the game moves on meanwhile (a
+	// resignation, a takeback): see stopSearch.
+	searchCtx, stop := context.WithCancel(ctx)
+	defer stop()
 	var (
 		start game.State
 		cfg   ai.Config
@@ -79,6 +83,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		if c := g.rec.Clock; c.Initial > 0 {
 			think = thinkOnTheClock(g.clockState(h.now()).Left(seat), c.Increment)
 		}
+		h.searchStarted(id, searchCtx, stop)
 		return nil
 	})
 	if err != nil {
@@ -88,17 +93,17 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		}
 		return
 	}
+	defer h.searchEnded(id, searchCtx)
 	h.searches.Add(1)
 	search := h.searchers.searcherFor(id, level, moves, start, cfg)
-	searchCtx := ctx
 	if think > 0 {
 		var cancel context.CancelFunc
-		searchCtx, cancel = context.WithTimeout(ctx, think)
+		searchCtx, cancel = context.WithTimeout(searchCtx, think)
 		defer cancel()
 	}
 	r, err := search.Search(searchCtx)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
 			h.log.Error("computer: search", "game", id, "err", err)
 			h.thinkLater(id)
 		}
@@ -131,6 +136,44 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		return
 	}
 	h.log.Debug("computer moved", "game", id, "move", text, "iterations", r.Iterations, "elapsed", r.Elapsed)
+}
+
+// searchStarted notes the search for game id, which stop ends. g is
+// locked: a change of the game after this stops it.
+func (h *hub) searchStarted(id string, ctx context.Context, stop context.CancelFunc) {
+	h.searchingMu.Lock()
+	defer h.searchingMu.Unlock()
+	if h.searching == nil {
+		h.searching = map[string]runningSearch{}
+	}
+	h.searching[id] = runningSearch{ctx, stop}
+}
+
+// searchEnded forgets the search for game id that ctx is the context of.
+func (h *hub) searchEnded(id string, ctx context.Context) {
+	h.searchingMu.Lock()
+	defer h.searchingMu.Unlock()
+	if h.searching[id].ctx == ctx {
+		delete(h.searching, id)
+	}
+}
+
+// stopSearch ends the search for game id, if one runs: the game has
+// changed, and what it finds would answer nothing (a game resigned, a
+// move taken back). A search is queued anew if it is the computer's turn.
+func (h *hub) stopSearch(id string) {
+	h.searchingMu.Lock()
+	defer h.searchingMu.Unlock()
+	if s, ok := h.searching[id]; ok {
+		s.stop()
+		delete(h.searching, id)
+	}
+}
+
+// runningSearch is a search for the computer's move under way.
+type runningSearch struct {
+	ctx  context.Context
+	stop context.CancelFunc
 }
 
 // computerRetry is how long the computer waits to try again after its

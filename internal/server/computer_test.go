@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bretter/ai"
 	"bretter/internal/store"
 	"bretter/internal/web"
 )
@@ -309,5 +310,33 @@ func TestComputerTriesAgainAfterTheStoreFailed(t *testing.T) {
 	}
 	if !failed.Load() {
 		t.Fatal("the store never failed")
+	}
+}
+
+// A search whose game moves on (here it is resigned) stops: it would
+// answer nothing, and other games' searches wait for its processor.
+func TestSearchStopsWhenTheGameMovesOn(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":8},"opponent":"computer","level":8,"start":"me"}`, &c)
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 0, "move": "e5"}, nil); code != http.StatusOK {
+		t.Fatalf("my move: %d", code)
+	}
+	for ts.srv.hub.searches.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	resigned := time.Now()
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/resign", c.Secret, nil, nil); code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+	for {
+		if running, _ := ts.srv.hub.thinkers.load(); running == 0 {
+			break
+		}
+		// Full strength thinks five seconds; stopped, it ends at once.
+		if took := time.Since(resigned); took > ai.FullStrength*3/4 {
+			t.Fatalf("the search went on for %v after the resignation", took)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -56,6 +56,9 @@ type hub struct {
 	thinkers  *thinkers  // the computer's searches
 	searchers *searchers // the computer's trees, kept between its moves
 	searches  atomic.Int64
+	// searching are the searches under way, by game (see stopSearch).
+	searchingMu sync.Mutex
+	searching   map[string]runningSearch
 	// searched is told of every search of the computer's that ends:
 	// the moves it searched after and the move it found; tests replace it.
 	searched func(moves []string, found string)
