@@ -87,9 +87,9 @@ export function createActions({ t, page, send, play, colourName, notice }) {
     // The computer declines every draw: no button that cannot succeed.
     if (!againstComputer()) box.append(button(t('actions.offer_draw'), 'offer-draw', ask('draw')));
     // As the server: an own move of mine since the last takeback, which
-    // is final.
+    // is final; a pass (DVONN's, always made by the rules) is none.
     const since = page.state.events.slice(page.state.events.findLastIndex((e) => e.kind === 'takeback') + 1);
-    if (since.some((e) => own(e) && e.seat === me)) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
+    if (since.some((e) => own(e) && e.seat === me && e.move !== 'PASS')) box.append(button(t('actions.takeback'), 'takeback', ask('takeback')));
   }
 
   // rematchTerms reads the form of a new game's terms into a rematch
