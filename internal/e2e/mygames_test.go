@@ -18,7 +18,7 @@ func TestMyGamesPage(t *testing.T) {
 	second := newGame(t, alice, srv, "dvonn", nil, "friend")
 
 	must(t, bt.Navigate(alice, srv.URL+"/my"))
-	must(t, bt.WaitText(alice, "main", "Waiting for your friend"))
+	must(t, bt.WaitText(alice, "main", "Your friend's move."))
 	links, err := bt.Eval[[]string](alice, `[...document.querySelectorAll(".my-game a")].map(a => a.getAttribute("href"))`)
 	must(t, err)
 	if len(links) != 2 || links[0] != "/g/"+second || links[1] != "/g/"+first {
