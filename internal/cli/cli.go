@@ -58,7 +58,7 @@ func Run(args []string, games []game.Game, stdin io.Reader, stdout, stderr io.Wr
 		cmd, args = args[0], args[1:]
 	}
 	// The engine commands' flags are told of here, in the usage.
-	if cmd != "serve" && !strings.HasPrefix(cmd, "loadtest") && slices.ContainsFunc(args, isHelp) {
+	if slices.Contains([]string{"judge", "perft", "gtp", "codecup", "match"}, cmd) && slices.ContainsFunc(args, isHelp) {
 		printUsage(stdout, games)
 		return 0
 	}

@@ -143,6 +143,9 @@ func TestGTPFlags(t *testing.T) {
 	if _, code := runCmd(t, "", "codecup", "dvonn", "-level", "0"); code != 2 {
 		t.Errorf("codecup dvonn -level 0: exit %d, want 2", code)
 	}
+	if _, code := runCmd(t, "", "frobnicate", "-h"); code != 2 {
+		t.Errorf("an unknown command with -h: exit %d, want 2", code)
+	}
 	// An engine command's -h shows the usage, where its flags are told of.
 	for _, args := range [][]string{{"gtp", "-h"}, {"match", "-h"}, {"codecup", "dvonn", "-h"}, {"judge", "havannah", "-help"}} {
 		if out, code := runCmd(t, "", args...); code != 0 || !strings.Contains(out, "depth:N") {

@@ -21,6 +21,9 @@ type process struct {
 	lines chan outsideLine // what it writes, line by line
 	done  chan struct{}    // closed when it is stopped
 	wait  time.Duration    // how long it may take to write a line
+	// broken says an answer went wrong (too late, too long): the program
+	// is out of step, and is stopped at once.
+	broken bool
 }
 
 type outsideLine struct {
@@ -109,10 +112,12 @@ func (p *process) readLine() (string, error) {
 		}
 		if l.err != nil {
 			close(p.lines) // nothing follows a failure
+			p.broken = true
 			return "", fmt.Errorf("reading from the program: %w", l.err)
 		}
 		return l.text, nil
 	case <-timer.C:
+		p.broken = true
 		return "", fmt.Errorf("the program wrote nothing for %v", p.wait)
 	}
 }
@@ -125,6 +130,9 @@ func (p *process) stop(last string) error {
 	}
 	p.in.Close()
 	close(p.done)
+	if p.broken {
+		p.cmd.Process.Kill()
+	}
 	done := make(chan error, 1)
 	go func() { done <- p.cmd.Wait() }()
 	select {
@@ -170,6 +178,7 @@ func (g *gtpPlayer) ask(command string) (string, error) {
 	var lines []string
 	for read := 0; ; read++ {
 		if read > maxOutsideLines {
+			g.p.broken = true
 			return "", fmt.Errorf("%s: an answer of more than %d lines", command, maxOutsideLines)
 		}
 		line, err := g.p.readLine()
@@ -216,7 +225,9 @@ func (g *gtpPlayer) played(m game.Move, text string, mine bool, after game.State
 }
 
 func (g *gtpPlayer) close() error {
-	g.ask("quit")
+	if !g.p.broken {
+		g.ask("quit")
+	}
 	return g.p.stop("")
 }
 
@@ -251,6 +262,7 @@ func (c *codecupPlayer) move(ctx context.Context, s game.State) (string, error) 
 			return line, nil
 		}
 	}
+	c.p.broken = true
 	return "", fmt.Errorf("%d blank lines and no move", maxOutsideLines)
 }
 

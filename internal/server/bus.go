@@ -158,6 +158,9 @@ func (h *hub) receive(id string, data []byte) {
 	g := h.live[id]
 	h.mu.Unlock()
 	if g == nil {
+		if m.Kind == "events" {
+			h.forgetClock(id)
+		}
 		return
 	}
 	g.mu.Lock()
@@ -169,6 +172,9 @@ func (h *hub) receive(id string, data []byte) {
 		}
 	}()
 	if g.evicted || !g.loaded {
+		if m.Kind == "events" {
+			h.forgetClock(id)
+		}
 		return
 	}
 	switch m.Kind {
@@ -245,7 +251,7 @@ func (h *hub) receiveEvents(id string, g *liveGame, m busMessage) {
 		g.view = g.state.View()
 		h.broadcastEvent(g, e)
 	}
-	h.stopSearch(id)
+	h.stopStaleSearch(g)
 	h.armClock(g)
 }
 
@@ -295,8 +301,8 @@ func (h *hub) eachLoaded(f func(id string, g *liveGame)) {
 	h.each(func(g *liveGame) bool { return g.loaded }, f)
 }
 
-// eachOpen runs f on every game with pages open here, loaded or let go
-// after a failure, locked, one at a time.
+// eachOpen runs f on every game with pages open here, loaded or left to
+// be loaded again after a failed commit, locked, one at a time.
 func (h *hub) eachOpen(f func(id string, g *liveGame)) {
 	h.each(func(g *liveGame) bool { return len(g.subs) > 0 }, f)
 }
@@ -325,8 +331,8 @@ func (h *hub) each(pick func(g *liveGame) bool, f func(id string, g *liveGame)) 
 // that never came (an instance died between storing events and telling
 // of them, or a store's answer left unclear whether they were stored), it
 // checks quiet games with pages open here against the store, and loads
-// again those that were let go; and once a minute it watches the clocks
-// that have no timer here.
+// again those a failed commit left to be loaded (their pages wait); and
+// once a minute it watches the clocks that have no timer here.
 func (h *hub) sweep() {
 	now := h.now()
 	h.eachOpen(func(id string, g *liveGame) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"bretter/internal/clock"
@@ -84,17 +85,35 @@ func (h *hub) armClock(g *liveGame) {
 	if h.clocks == nil {
 		h.clocks = map[string]*time.Timer{}
 	}
-	h.clocks[id] = h.afterFunc(st.Deadline.Sub(h.now()), func() {
-		if h.ctx.Err() != nil {
-			return
-		}
-		if err := h.with(h.ctx, id, func(g *liveGame) error {
-			_, err := h.flagIfDue(h.ctx, g)
-			return err
-		}); err != nil && h.ctx.Err() == nil {
-			h.log.Error("ending a game on time", "game", id, "err", err)
-		}
-	})
+	h.clocks[id] = h.afterFunc(st.Deadline.Sub(h.now()), func() { h.flagOnTime(id) })
+}
+
+// flagOnTime ends game id on time if its clock has run out, for its
+// timer. Should the store fail, it tries again a little later: the timer
+// has fired, and nothing else would.
+func (h *hub) flagOnTime(id string) {
+	if h.ctx.Err() != nil {
+		return
+	}
+	if err := h.with(h.ctx, id, func(g *liveGame) error {
+		_, err := h.flagIfDue(h.ctx, g)
+		return err
+	}); err != nil && h.ctx.Err() == nil && !errors.Is(err, errNotFound) {
+		h.log.Error("ending a game on time", "game", id, "err", err)
+		h.afterFunc(retryAfter, func() { h.flagOnTime(id) })
+	}
+}
+
+// forgetClock drops the timer of game id: another instance changed the
+// game while it was out of memory here, so the timer's deadline may be
+// wrong. The next look for clocks without a timer loads the game anew.
+func (h *hub) forgetClock(id string) {
+	h.clocksMu.Lock()
+	defer h.clocksMu.Unlock()
+	if t := h.clocks[id]; t != nil {
+		t.Stop()
+		delete(h.clocks, id)
+	}
 }
 
 // flagIfDue ends g on time if the running clock has run out, and reports

@@ -277,3 +277,24 @@ func TestClocksStopAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// A request ends a game whose time ran out before it answers; should the
+// store fail to keep the ending, a read still answers, and the next
+// request ends the game.
+func TestReadsEndGamesOnTime(t *testing.T) {
+	ts, f := newFaultyServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":15,"increment_s":0}}`)
+	ts.play(t, g, "c3 d4")
+	ft.mu.Lock()
+	ft.now = ft.now.Add(16 * time.Second)
+	ft.timers = nil // not fired yet
+	ft.mu.Unlock()
+	f.failAppend.Store(true)
+	if s := ts.state(t, g.id, ""); s.Status != "playing" {
+		t.Fatalf("with the store failing: %s", s.Status)
+	}
+	if s := ts.state(t, g.id, ""); s.Status != "over" || s.Result == nil || s.Result.Reason != "timeout" {
+		t.Fatalf("the next request: %s %+v", s.Status, s.Result)
+	}
+}

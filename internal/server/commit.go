@@ -67,7 +67,7 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 		h.broadcastEvent(g, e)
 	}
 	h.publish(g, busMessage{Kind: "events", Events: events, End: end})
-	h.stopSearch(g.rec.ID)
+	h.stopStaleSearch(g)
 	h.thinkIfComputerTurn(g)
 	h.armClock(g)
 	h.tellPlayers(g, steps[len(steps)-1].event)

@@ -56,18 +56,15 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		return // another instance is searching
 	}
 	defer release()
-	// The search ends early when the game moves on meanwhile (a
-	// resignation, a takeback): see stopSearch.
-	searchCtx, stop := context.WithCancel(ctx)
-	defer stop()
 	var (
-		start game.State
-		cfg   ai.Config
-		ply   int
-		seat  string
-		level int
-		moves []string
-		think time.Duration // at most, on the clock; 0: as the level says
+		start     game.State
+		cfg       ai.Config
+		ply       int
+		seat      string
+		level     int
+		moves     []string
+		searchCtx context.Context
+		stop      context.CancelFunc
 	)
 	err = h.with(ctx, id, func(g *liveGame) error {
 		if !g.computerTurn() {
@@ -80,10 +77,14 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		cfg.Seed = seedOf(id)
 		start, ply, seat, level = g.state.Clone(), len(g.moves), g.rec.Computer, g.rec.Level
 		moves = slices.Clone(g.moves)
-		if c := g.rec.Clock; c.Initial > 0 {
-			think = thinkOnTheClock(g.clockState(h.now()).Left(seat), c.Increment)
+		// The search ends early when the game moves on meanwhile (see
+		// stopStaleSearch), and on a clock when its time is up.
+		if think := g.thinkOnTheClock(h.now()); think > 0 {
+			searchCtx, stop = context.WithTimeout(ctx, think)
+		} else {
+			searchCtx, stop = context.WithCancel(ctx)
 		}
-		h.searchStarted(id, searchCtx, stop)
+		h.searchStarted(id, moves, searchCtx, stop)
 		return nil
 	})
 	if err != nil {
@@ -93,14 +94,10 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		}
 		return
 	}
+	defer stop()
 	defer h.searchEnded(id, searchCtx)
 	h.searches.Add(1)
 	search := h.searchers.searcherFor(id, level, moves, start, cfg)
-	if think > 0 {
-		var cancel context.CancelFunc
-		searchCtx, cancel = context.WithTimeout(searchCtx, think)
-		defer cancel()
-	}
 	r, err := search.Search(searchCtx)
 	if err != nil {
 		if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
@@ -135,18 +132,19 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		h.thinkLater(id)
 		return
 	}
+	h.moved(id)
 	h.log.Debug("computer moved", "game", id, "move", text, "iterations", r.Iterations, "elapsed", r.Elapsed)
 }
 
-// searchStarted notes the search for game id, which stop ends. g is
-// locked: a change of the game after this stops it.
-func (h *hub) searchStarted(id string, ctx context.Context, stop context.CancelFunc) {
+// searchStarted notes the search for game id after moves, which stop
+// ends. g is locked: a change of its moves after this stops it.
+func (h *hub) searchStarted(id string, moves []string, ctx context.Context, stop context.CancelFunc) {
 	h.searchingMu.Lock()
 	defer h.searchingMu.Unlock()
 	if h.searching == nil {
 		h.searching = map[string]runningSearch{}
 	}
-	h.searching[id] = runningSearch{ctx, stop}
+	h.searching[id] = runningSearch{moves, ctx, stop}
 }
 
 // searchEnded forgets the search for game id that ctx is the context of.
@@ -158,38 +156,67 @@ func (h *hub) searchEnded(id string, ctx context.Context) {
 	}
 }
 
-// stopSearch ends the search for game id, if one runs: the game has
-// changed, and what it finds would answer nothing (a game resigned, a
-// move taken back). A search is queued anew if it is the computer's turn.
-func (h *hub) stopSearch(id string) {
+// stopStaleSearch ends the search for g, if one runs, once what it finds
+// would answer nothing: the game is over, or its moves are no longer
+// those searched (a move taken back). Events that leave the position as
+// it was (an offer, a name) let it think on. g is locked.
+func (h *hub) stopStaleSearch(g *liveGame) {
 	h.searchingMu.Lock()
 	defer h.searchingMu.Unlock()
-	if s, ok := h.searching[id]; ok {
+	if s, ok := h.searching[g.rec.ID]; ok && (!g.computerTurn() || !slices.Equal(g.moves, s.moves)) {
 		s.stop()
-		delete(h.searching, id)
+		delete(h.searching, g.rec.ID)
 	}
 }
 
 // runningSearch is a search for the computer's move under way.
 type runningSearch struct {
-	ctx  context.Context
-	stop context.CancelFunc
+	moves []string // the moves it searched after
+	ctx   context.Context
+	stop  context.CancelFunc
 }
 
-// computerRetry is how long the computer waits to try again after its
-// move failed for another reason than the game (the store, say).
-const computerRetry = 5 * time.Second
+// retryAfter is how long work that failed for another reason than the
+// game (the store, say) waits to be tried again: the computer's move, or
+// ending a game on time.
+const retryAfter = 5 * time.Second
 
-// thinkLater queues game id for the computer once more after computerRetry:
+// maxRetries bounds the tries after a failure, a minute of them: one that
+// lasts longer (an engine that refuses the move found, which the same
+// search would find again) is left to the next restart.
+const maxRetries = 12
+
+// thinkLater queues game id for the computer once more after retryAfter:
 // with nobody else to ask for its move (on another instance, or after a
 // restart), a failure that passes would leave the game waiting for ever.
 // When the move was stored after all, the search finds nothing to do.
 func (h *hub) thinkLater(id string) {
-	h.afterFunc(computerRetry, func() {
+	h.retriesMu.Lock()
+	if h.retries == nil {
+		h.retries = map[string]int{}
+	}
+	h.retries[id]++
+	n := h.retries[id]
+	if n > maxRetries {
+		delete(h.retries, id)
+	}
+	h.retriesMu.Unlock()
+	if n > maxRetries {
+		h.log.Error("computer: giving up on a move after failing again and again", "game", id, "tries", maxRetries)
+		return
+	}
+	h.afterFunc(retryAfter, func() {
 		if h.ctx.Err() == nil {
 			h.thinkers.add(id)
 		}
 	})
+}
+
+// moved ends the tries of game id after failures: its move is played.
+func (h *hub) moved(id string) {
+	h.retriesMu.Lock()
+	delete(h.retries, id)
+	h.retriesMu.Unlock()
 }
 
 // seedOf gives each game its own, repeatable, stream of chance.
@@ -207,10 +234,15 @@ func (h *hub) resumeComputerGames(ids []string) {
 	}
 }
 
-// thinkOnTheClock is how long the computer may think with left on its
-// clock and inc added for each move: a thirtieth of what is left and most
-// of the increment, so that it lasts the game, and never more than half
-// of what is left.
-func thinkOnTheClock(left, inc time.Duration) time.Duration {
-	return max(min(left/30+inc*3/4, left/2), 10*time.Millisecond)
+// thinkOnTheClock is how long the computer, to move in g, may think at
+// now: a thirtieth of what is left on its clock and most of the
+// increment, so that it lasts the game, and never more than half of what
+// is left. Without a live clock it is 0: as long as its level says.
+func (g *liveGame) thinkOnTheClock(now time.Time) time.Duration {
+	c := g.rec.Clock
+	if c.Initial == 0 {
+		return 0
+	}
+	left := g.clockState(now).Left(g.state.ToMove().String())
+	return max(min(left/30+c.Increment*3/4, left/2), 10*time.Millisecond)
 }

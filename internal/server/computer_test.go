@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"bretter/ai"
 	"bretter/internal/store"
 	"bretter/internal/web"
 )
@@ -249,40 +249,31 @@ func TestComputerAnswersTheMoveOnTheBoard(t *testing.T) {
 }
 
 // On a clock the computer thinks as long as its time allows, not as long
-// as its level would: at full strength on fifteen seconds it would lose on
-// time within three moves.
-func TestComputerKeepsToItsClock(t *testing.T) {
+// as its level would: at full strength, five seconds a move, it would
+// lose on fifteen seconds within three moves.
+func TestComputerThinksOnTheClock(t *testing.T) {
 	ts := newTestServer(t)
-	var c createResponse
-	body := `{"game":"havannah","options":{"size":6},"opponent":"computer","level":8,"start":"me","clock":{"initial_s":15,"increment_s":0}}`
-	if code := ts.call(t, "POST", "/api/games", "", body, &c); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	var s Snapshot
-	for range 4 {
-		s = ts.waitFor(t, c.ID, c.Secret, "my turn", func(s Snapshot) bool { return s.Status == "over" || s.ToMove == c.Seat })
-		if s.Status == "over" {
-			t.Fatalf("over after %v: %+v", s.Moves, s.Result)
-		}
-		if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": len(s.Moves), "move": s.Legal[0]}, nil); code != http.StatusOK {
-			t.Fatalf("my move %s: %d", s.Legal[0], code)
-		}
-	}
-	s = ts.waitFor(t, c.ID, c.Secret, "my turn", func(s Snapshot) bool { return s.Status == "over" || s.ToMove == c.Seat })
-	if s.Status != "playing" || s.Clock == nil || s.Clock.BlackMS < 10_000 {
-		t.Fatalf("after four answers the computer is %s with %+v", s.Status, s.Clock)
-	}
-}
-
-func TestThinkOnTheClock(t *testing.T) {
-	for _, tt := range []struct{ left, inc, want time.Duration }{
-		{15 * time.Second, 0, 500 * time.Millisecond},
-		{60 * time.Second, 2 * time.Second, 3500 * time.Millisecond},
-		{2 * time.Second, 10 * time.Second, time.Second}, // never more than half of what is left
-		{0, 0, 10 * time.Millisecond},
+	ft := useFakeTime(ts)
+	for _, tt := range []struct {
+		clock string
+		spent time.Duration
+		want  time.Duration
+	}{
+		{`{"initial_s":15,"increment_s":0}`, 0, 500 * time.Millisecond},
+		{`{"initial_s":90,"increment_s":2}`, 30 * time.Second, 3500 * time.Millisecond},
+		{`{"initial_s":15,"increment_s":30}`, 11 * time.Second, 2 * time.Second}, // never more than half of what is left
+		{`{"initial_s":15,"increment_s":0}`, 15 * time.Second, 10 * time.Millisecond},
+		{`{"days":1}`, time.Hour, 0}, // as long as the level says
 	} {
-		if got := thinkOnTheClock(tt.left, tt.inc); got != tt.want {
-			t.Errorf("thinkOnTheClock(%v, %v) = %v, want %v", tt.left, tt.inc, got, tt.want)
+		g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":`+tt.clock+`}`)
+		ts.play(t, g, "c3 d4")
+		ft.advance(tt.spent)
+		lg := ts.srv.hub.entry(g.id)
+		lg.mu.Lock()
+		got := lg.thinkOnTheClock(ts.srv.hub.now())
+		lg.mu.Unlock()
+		if got != tt.want {
+			t.Errorf("%s after %v: %v, want %v", tt.clock, tt.spent, got, tt.want)
 		}
 	}
 }
@@ -305,7 +296,7 @@ func TestComputerTriesAgainAfterTheStoreFailed(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the computer did not try again")
 		}
-		ft.advance(computerRetry)
+		ft.advance(retryAfter)
 		time.Sleep(10 * time.Millisecond)
 	}
 	if !failed.Load() {
@@ -314,29 +305,69 @@ func TestComputerTriesAgainAfterTheStoreFailed(t *testing.T) {
 }
 
 // A search whose game moves on (here it is resigned) stops: it would
-// answer nothing, and other games' searches wait for its processor.
+// answer nothing, and other games' searches wait for its processor. An
+// event that leaves the position as it was lets it think on.
 func TestSearchStopsWhenTheGameMovesOn(t *testing.T) {
 	ts := newTestServer(t)
+	h := ts.srv.hub
 	var c createResponse
 	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":8},"opponent":"computer","level":8,"start":"me"}`, &c)
 	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 0, "move": "e5"}, nil); code != http.StatusOK {
 		t.Fatalf("my move: %d", code)
 	}
-	for ts.srv.hub.searches.Load() == 0 {
-		time.Sleep(time.Millisecond)
+	var search context.Context
+	for deadline := time.Now().Add(30 * time.Second); search == nil; time.Sleep(time.Millisecond) {
+		h.searchingMu.Lock()
+		search = h.searching[c.ID].ctx
+		h.searchingMu.Unlock()
+		if time.Now().After(deadline) { // only to end a test that hangs
+			t.Fatal("no search began")
+		}
 	}
-	resigned := time.Now()
+	ts.offer(t, c.ID, c.Secret, "draw")
+	ts.call(t, "POST", "/api/games/"+c.ID+"/name", c.Secret, map[string]string{"name": "Ada"}, nil)
+	if err := search.Err(); err != nil {
+		t.Fatalf("after a draw offer and a name: %v", err)
+	}
 	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/resign", c.Secret, nil, nil); code != http.StatusOK {
 		t.Fatalf("resign: %d", code)
 	}
-	for {
-		if running, _ := ts.srv.hub.thinkers.load(); running == 0 {
-			break
+	if !errors.Is(search.Err(), context.Canceled) {
+		t.Fatalf("after the resignation the search goes on: %v", search.Err())
+	}
+}
+
+// A failure that does not pass is tried for a minute, not for ever.
+func TestComputerGivesUpAfterAMinuteOfFailures(t *testing.T) {
+	ts, f := newFaultyServer(t)
+	ft := useFakeTime(ts)
+	var searches atomic.Int64
+	ts.srv.hub.searched = func([]string, string) {
+		f.failAppend.Store(true)
+		searches.Add(1)
+	}
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":5},"opponent":"computer","level":1,"start":"friend"}`, &c)
+	deadline := time.Now().Add(time.Minute) // only to end a test that hangs
+	for n := int64(1); n <= maxRetries+1; n++ {
+		for searches.Load() < n || pendingTimers(ft) == 0 && n <= maxRetries {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d searches, want %d", searches.Load(), n)
+			}
+			time.Sleep(time.Millisecond)
 		}
-		// Full strength thinks five seconds; stopped, it ends at once.
-		if took := time.Since(resigned); took > ai.FullStrength*3/4 {
-			t.Fatalf("the search went on for %v after the resignation", took)
-		}
+		ft.advance(retryAfter)
+	}
+	for running, waiting := ts.srv.hub.thinkers.load(); running+waiting > 0; running, waiting = ts.srv.hub.thinkers.load() {
 		time.Sleep(time.Millisecond)
 	}
+	if n, pending := searches.Load(), pendingTimers(ft); n != maxRetries+1 || pending != 0 {
+		t.Fatalf("%d searches and %d tries to come, want %d and none", n, pending, maxRetries+1)
+	}
+}
+
+func pendingTimers(ft *fakeTime) int {
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
+	return len(ft.timers)
 }

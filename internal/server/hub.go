@@ -56,7 +56,11 @@ type hub struct {
 	thinkers  *thinkers  // the computer's searches
 	searchers *searchers // the computer's trees, kept between its moves
 	searches  atomic.Int64
-	// searching are the searches under way, by game (see stopSearch).
+	// retries counts the computer's tries after failures, by game (see
+	// thinkLater).
+	retriesMu sync.Mutex
+	retries   map[string]int
+	// searching are the searches under way, by game (see stopStaleSearch).
 	searchingMu sync.Mutex
 	searching   map[string]runningSearch
 	// searched is told of every search of the computer's that ends:
@@ -187,9 +191,17 @@ func locked[T any](ctx context.Context, h *hub, id string, g *liveGame, verify b
 	}
 	// A clock that ran out ends the game before anything is answered,
 	// whether or not its timer has fired: on an instance that has just
-	// loaded the game, it has not.
+	// loaded the game, it has not. Should the store fail, a read still
+	// answers (the timer tries again); a command on a game in play tries
+	// again itself (notFlagged), and fails.
 	if _, err := h.flagIfDue(ctx, g); err != nil {
-		return out, false, err
+		var c conflict
+		if errors.As(err, &c) {
+			return out, false, err // judged again on the game as stored
+		}
+		if ctx.Err() == nil {
+			h.log.Warn("ending a game on time before answering", "game", id, "err", err)
+		}
 	}
 	g.used = h.now()
 	out, err = f(g)

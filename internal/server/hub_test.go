@@ -318,3 +318,33 @@ func TestTakebackOverAForcedPass(t *testing.T) {
 		t.Fatalf("after the takeback: %d moves (want %d), %s to move, legal %v", len(s.Moves), plan.before-3, s.ToMove, s.Legal)
 	}
 }
+
+// What follows the end, as everything before it, is kept in memory as the
+// store keeps it: to the millisecond.
+func TestEventsAfterTheEndKeptAsStored(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	ft.advance(123456 * time.Nanosecond)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5}}`)
+	ts.play(t, g, "c3")
+	ts.call(t, "POST", "/api/games/"+g.id+"/resign", g.black, nil, nil)
+	ft.advance(time.Second + 654321*time.Nanosecond)
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/name", g.white, map[string]string{"name": "Ada"}, nil); code != http.StatusOK {
+		t.Fatalf("a name after the end: %d", code)
+	}
+	_, stored, err := ts.store.Load(t.Context(), g.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := ts.srv.hub.entry(g.id)
+	kept.mu.Lock()
+	defer kept.mu.Unlock()
+	if len(kept.events) != len(stored) {
+		t.Fatalf("%d events kept, %d stored", len(kept.events), len(stored))
+	}
+	for i := range stored {
+		if !kept.events[i].At.Equal(stored[i].At) {
+			t.Errorf("event %d at %v in memory, %v stored", i+1, kept.events[i].At, stored[i].At)
+		}
+	}
+}

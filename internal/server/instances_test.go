@@ -681,3 +681,54 @@ func TestDeadInstancesClocksRunOut(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A timer for a game out of memory here keeps the deadline this instance
+// last saw: news that another instance changed the game drops it, and the
+// look for clocks without a timer loads the game anew.
+func TestStaleTimerIsDropped(t *testing.T) {
+	c := newCluster(t, 1)
+	ft := &fakeTime{now: time.UnixMilli(1_790_000_000_000)}
+	a := c.start(nodeOptions{})
+	b := c.nodes[0]
+	useFakeTimeAt(a.testServer, ft)
+	useFakeTimeAt(b.testServer, ft)
+	g := a.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":300,"increment_s":0}}`)
+	a.play(t, g, "c3 d4")
+	ft.advance(10 * time.Second)
+	a.moveAt(t, g, 2, "e5")
+	ft.advance(200 * time.Second)
+	a.moveAt(t, g, 3, "a1") // Black has 100 s left, White 290 s
+	b.state(t, g.id, "")    // b's timer: White's deadline
+	b.srv.hub.evictIdle(-time.Hour)
+	ft.advance(10 * time.Second)
+	a.moveAt(t, g, 4, "b2")                 // Black to move, 100 s left: earlier than b's timer
+	deadline := time.Now().Add(time.Minute) // only to end a test that hangs
+	for {
+		b.srv.hub.clocksMu.Lock()
+		stale := b.srv.hub.clocks[g.id] != nil
+		b.srv.hub.clocksMu.Unlock()
+		if !stale {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("b kept the timer of a game changed elsewhere")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	a.kill()
+	ft.mu.Lock()
+	ft.now = ft.now.Add(101 * time.Second)
+	ft.timers = nil
+	ft.mu.Unlock()
+	b.srv.hub.sweep()
+	for {
+		events := c.stored(g.id)
+		if last := events[len(events)-1]; last.Kind == "timeout" && last.Seat == "black" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Black's time ran out and nobody ended the game: %s", eventsText(events))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -53,7 +53,7 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (j
 	if key != "" {
 		jk = store.JoinKey{Hash: joinKeyHash(g.rec.ID, key), Sealed: sealSecret(g.rec.ID, key, j.secret)}
 	}
-	at := h.now()
+	at := storedTime(h.now())
 	if err := h.store.Join(ctx, g.rec.ID, j.seat, hash, jk, at); err != nil {
 		g.loaded = false // the store knows better: ask it next time
 		if errors.Is(err, store.ErrConflict) {

@@ -327,7 +327,7 @@ func (h *hub) startNext(ctx context.Context, g *liveGame, creator string, t Term
 // commitAfterEnd stores one event that follows the end of g (an offer of
 // a new game or its refusal), applies it and tells every page.
 func (h *hub) commitAfterEnd(ctx context.Context, g *liveGame, e store.Event) (int, error) {
-	e.Seq, e.At = len(g.events)+1, h.now()
+	e.Seq, e.At = len(g.events)+1, storedTime(h.now())
 	if err := h.store.Append(ctx, g.rec.ID, []store.Event{e}, nil); err != nil {
 		g.loaded = false // another server wrote first, or the store may have kept it
 		if errors.Is(err, store.ErrConflict) {
