@@ -63,44 +63,73 @@ func (g *liveGame) clockView(now time.Time) *ClockView {
 // armClock sets the timer of g's clock for the moment the running clock
 // runs out, and stops it when no clock runs. The timer is the game's, not
 // its copy's: a game dropped from memory keeps it (it loads the game when
-// it fires), and a copy loaded again replaces it.
+// it fires), and a copy loaded again replaces it. A moment already past
+// is left to whoever loaded the game (every request ends a game whose
+// time ran out first); the timer only tries again a little later, so
+// that a store refusing the ending is not asked again at once, for ever.
 func (h *hub) armClock(g *liveGame) {
 	if g.rec.Clock.None() {
 		return
 	}
-	id := g.rec.ID
 	var st clock.State
 	if g.rec.Status == "playing" {
 		st = g.clockState(h.now())
 	}
 	h.clocksMu.Lock()
 	defer h.clocksMu.Unlock()
-	if t := h.clocks[id]; t != nil {
-		t.Stop()
-		delete(h.clocks, id)
-	}
 	if st.Running == "" {
+		h.dropClock(g.rec.ID)
 		return
 	}
-	if h.clocks == nil {
-		h.clocks = map[string]*time.Timer{}
+	wait := st.Deadline.Sub(h.now())
+	if wait <= 0 {
+		wait = retryAfter
 	}
-	h.clocks[id] = h.afterFunc(st.Deadline.Sub(h.now()), func() { h.flagOnTime(id) })
+	h.setClock(g.rec.ID, wait)
 }
 
-// flagOnTime ends game id on time if its clock has run out, for its
-// timer. Should the store fail, it tries again a little later: the timer
-// has fired, and nothing else would.
-func (h *hub) flagOnTime(id string) {
+// clockTimer is the timer of a game's clock.
+type clockTimer struct{ t *time.Timer }
+
+// setClock replaces the timer of game id with one that fires after wait.
+// clocksMu is held.
+func (h *hub) setClock(id string, wait time.Duration) {
+	h.dropClock(id)
+	if h.clocks == nil {
+		h.clocks = map[string]*clockTimer{}
+	}
+	c := &clockTimer{}
+	c.t = h.afterFunc(wait, func() { h.flagOnTime(id, c) })
+	h.clocks[id] = c
+}
+
+// dropClock stops the timer of game id, if any. clocksMu is held.
+func (h *hub) dropClock(id string) {
+	if c := h.clocks[id]; c != nil {
+		c.t.Stop()
+		delete(h.clocks, id)
+	}
+}
+
+// flagOnTime ends game id on time if its clock has run out, for its timer
+// c. Should the store fail, it tries again a little later, unless loading
+// the game set a new timer meanwhile.
+func (h *hub) flagOnTime(id string, c *clockTimer) {
 	if h.ctx.Err() != nil {
 		return
 	}
-	if err := h.with(h.ctx, id, func(g *liveGame) error {
+	err := h.with(h.ctx, id, func(g *liveGame) error {
 		_, err := h.flagIfDue(h.ctx, g)
 		return err
-	}); err != nil && h.ctx.Err() == nil && !errors.Is(err, errNotFound) {
-		h.log.Error("ending a game on time", "game", id, "err", err)
-		h.afterFunc(retryAfter, func() { h.flagOnTime(id) })
+	})
+	if err == nil || h.ctx.Err() != nil || errors.Is(err, errNotFound) {
+		return
+	}
+	h.log.Error("ending a game on time", "game", id, "err", err)
+	h.clocksMu.Lock()
+	defer h.clocksMu.Unlock()
+	if h.clocks[id] == c {
+		h.setClock(id, retryAfter)
 	}
 }
 
@@ -110,10 +139,7 @@ func (h *hub) flagOnTime(id string) {
 func (h *hub) forgetClock(id string) {
 	h.clocksMu.Lock()
 	defer h.clocksMu.Unlock()
-	if t := h.clocks[id]; t != nil {
-		t.Stop()
-		delete(h.clocks, id)
-	}
+	h.dropClock(id)
 }
 
 // flagIfDue ends g on time if the running clock has run out, and reports
@@ -173,8 +199,10 @@ func (h *hub) watchOthersClocks(ctx context.Context) {
 func (h *hub) resumeClocks(ctx context.Context, ids []string) {
 	for _, id := range ids {
 		err := h.with(ctx, id, func(g *liveGame) error {
-			_, err := h.flagIfDue(ctx, g)
-			return err
+			// A game in memory already may have lost its timer (see
+			// forgetClock) to news that raced its loading.
+			h.armClock(g)
+			return nil
 		})
 		if err != nil && ctx.Err() == nil {
 			h.log.Error("resuming a game's clock", "game", id, "err", err)

@@ -20,8 +20,9 @@ type fakeTime struct {
 }
 
 type fakeTimer struct {
-	at time.Time
-	f  func()
+	at   time.Time
+	f    func()
+	real *time.Timer // never fires; stopped, the fake one does not either
 }
 
 func useFakeTime(ts *testServer) *fakeTime {
@@ -35,10 +36,11 @@ func useFakeTimeAt(ts *testServer, ft *fakeTime) {
 	h := ts.srv.hub
 	h.now = func() time.Time { ft.mu.Lock(); defer ft.mu.Unlock(); return ft.now }
 	h.afterFunc = func(d time.Duration, f func()) *time.Timer {
+		real := time.NewTimer(time.Hour) // only to be stopped
 		ft.mu.Lock()
-		ft.timers = append(ft.timers, fakeTimer{ft.now.Add(d), f})
+		ft.timers = append(ft.timers, fakeTimer{ft.now.Add(d), f, real})
 		ft.mu.Unlock()
-		return time.NewTimer(time.Hour) // only to be stopped
+		return real
 	}
 }
 
@@ -50,10 +52,11 @@ func (ft *fakeTime) advance(d time.Duration) {
 	var due []func()
 	rest := ft.timers[:0]
 	for _, t := range ft.timers {
-		if !t.at.After(ft.now) {
-			due = append(due, t.f)
-		} else {
+		switch {
+		case t.at.After(ft.now):
 			rest = append(rest, t)
+		case t.real.Stop(): // not stopped before
+			due = append(due, t.f)
 		}
 	}
 	ft.timers = rest
@@ -296,5 +299,29 @@ func TestReadsEndGamesOnTime(t *testing.T) {
 	}
 	if s := ts.state(t, g.id, ""); s.Status != "over" || s.Result == nil || s.Result.Reason != "timeout" {
 		t.Fatalf("the next request: %s %+v", s.Status, s.Result)
+	}
+}
+
+// A store that refuses every ending does not make a game's timer fire
+// again at once, nor multiply: one try every few seconds, until the store
+// takes it.
+func TestTimerTriesAgainOneAtATime(t *testing.T) {
+	ts, f := newFaultyServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":15,"increment_s":0}}`)
+	ts.play(t, g, "c3 d4")
+	f.failAppends.Store(true)
+	for range 10 {
+		ft.advance(retryAfter)
+	}
+	tries := f.appends.Load()
+	ft.advance(retryAfter)
+	if again := f.appends.Load() - tries; again < 1 || again > 2 || pendingTimers(ft) != 1 {
+		t.Fatalf("%d tries in %v, %d timers pending; want one or two, and one", again, retryAfter, pendingTimers(ft))
+	}
+	f.failAppends.Store(false)
+	ft.advance(retryAfter)
+	if s := ts.state(t, g.id, ""); s.Status != "over" || s.Result == nil || s.Result.Reason != "timeout" {
+		t.Fatalf("once the store takes it: %s %+v", s.Status, s.Result)
 	}
 }

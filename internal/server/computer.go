@@ -48,7 +48,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	if err != nil {
 		if ctx.Err() == nil {
 			h.log.Error("computer: taking the lease", "game", id, "err", err)
-			h.thinkLater(id)
+			h.thinkLater(id, -1) // the move is not known yet
 		}
 		return
 	}
@@ -63,6 +63,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		seat      string
 		level     int
 		moves     []string
+		think     time.Duration // on a clock, at most; 0: as the level says
 		searchCtx context.Context
 		stop      context.CancelFunc
 	)
@@ -77,20 +78,23 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		cfg.Seed = seedOf(id)
 		start, ply, seat, level = g.state.Clone(), len(g.moves), g.rec.Computer, g.rec.Level
 		moves = slices.Clone(g.moves)
+		think = g.thinkOnTheClock(h.now())
 		// The search ends early when the game moves on meanwhile (see
-		// stopStaleSearch), and on a clock when its time is up.
-		if think := g.thinkOnTheClock(h.now()); think > 0 {
-			searchCtx, stop = context.WithTimeout(ctx, think)
-		} else {
-			searchCtx, stop = context.WithCancel(ctx)
+		// stopStaleSearch). One search at a time for a position: an
+		// event that left it as it was (an offer) may queue another.
+		searchCtx, stop = context.WithCancel(ctx)
+		if !h.searchStarted(id, runningSearch{moves, think, searchCtx, stop}) {
+			stop()
+			return errNoTurn
 		}
-		h.searchStarted(id, moves, searchCtx, stop)
 		return nil
 	})
 	if err != nil {
-		if !errors.Is(err, errNoTurn) && ctx.Err() == nil {
+		if errors.Is(err, errNoTurn) {
+			h.moved(id) // nothing to try again
+		} else if ctx.Err() == nil {
 			h.log.Error("computer: preparing a move", "game", id, "err", err)
-			h.thinkLater(id)
+			h.thinkLater(id, ply)
 		}
 		return
 	}
@@ -98,11 +102,23 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	defer h.searchEnded(id, searchCtx)
 	h.searches.Add(1)
 	search := h.searchers.searcherFor(id, level, moves, start, cfg)
-	r, err := search.Search(searchCtx)
+	thinking := searchCtx
+	if think > 0 {
+		var cancel context.CancelFunc
+		thinking, cancel = context.WithTimeout(searchCtx, think)
+		defer cancel()
+	}
+	r, err := search.Search(thinking)
+	if errors.Is(searchCtx.Err(), context.Canceled) && ctx.Err() == nil {
+		// Stopped: the game moved on. What it found, perhaps after a
+		// moment's thought, answers nothing, even should the same
+		// moves be back; a new search was queued if need be.
+		return
+	}
 	if err != nil {
-		if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+		if ctx.Err() == nil {
 			h.log.Error("computer: search", "game", id, "err", err)
-			h.thinkLater(id)
+			h.thinkLater(id, ply)
 		}
 		return
 	}
@@ -129,22 +145,27 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	}
 	if err != nil && ctx.Err() == nil {
 		h.log.Error("computer: playing its move", "game", id, "move", text, "err", err)
-		h.thinkLater(id)
+		h.thinkLater(id, ply)
 		return
 	}
 	h.moved(id)
 	h.log.Debug("computer moved", "game", id, "move", text, "iterations", r.Iterations, "elapsed", r.Elapsed)
 }
 
-// searchStarted notes the search for game id after moves, which stop
-// ends. g is locked: a change of its moves after this stops it.
-func (h *hub) searchStarted(id string, moves []string, ctx context.Context, stop context.CancelFunc) {
+// searchStarted notes s, the search for game id, unless one runs for the
+// same moves already, and reports whether it did. The game is locked: a
+// change of its moves after this stops s.
+func (h *hub) searchStarted(id string, s runningSearch) bool {
 	h.searchingMu.Lock()
 	defer h.searchingMu.Unlock()
 	if h.searching == nil {
 		h.searching = map[string]runningSearch{}
 	}
-	h.searching[id] = runningSearch{moves, ctx, stop}
+	if r, ok := h.searching[id]; ok && slices.Equal(r.moves, s.moves) {
+		return false
+	}
+	h.searching[id] = s
+	return true
 }
 
 // searchEnded forgets the search for game id that ctx is the context of.
@@ -171,7 +192,8 @@ func (h *hub) stopStaleSearch(g *liveGame) {
 
 // runningSearch is a search for the computer's move under way.
 type runningSearch struct {
-	moves []string // the moves it searched after
+	moves []string      // the moves it searched after
+	think time.Duration // its time on the clock, if any
 	ctx   context.Context
 	stop  context.CancelFunc
 }
@@ -181,27 +203,32 @@ type runningSearch struct {
 // ending a game on time.
 const retryAfter = 5 * time.Second
 
-// maxRetries bounds the tries after a failure, a minute of them: one that
-// lasts longer (an engine that refuses the move found, which the same
-// search would find again) is left to the next restart.
+// maxRetries bounds the tries after failures for one move, a minute of
+// them: a failure that lasts longer (an engine that refuses the move found,
+// which the same search would find again) is left to the next restart.
 const maxRetries = 12
 
-// thinkLater queues game id for the computer once more after retryAfter:
-// with nobody else to ask for its move (on another instance, or after a
-// restart), a failure that passes would leave the game waiting for ever.
-// When the move was stored after all, the search finds nothing to do.
-func (h *hub) thinkLater(id string) {
+// thinkLater queues game id, at ply, for the computer once more after
+// retryAfter: with nobody else to ask for its move (on another instance,
+// or after a restart), a failure that passes would leave the game waiting
+// for ever. When the move was stored after all, the search finds nothing
+// to do.
+func (h *hub) thinkLater(id string, ply int) {
 	h.retriesMu.Lock()
 	if h.retries == nil {
-		h.retries = map[string]int{}
+		h.retries = map[string]retries{}
 	}
-	h.retries[id]++
-	n := h.retries[id]
-	if n > maxRetries {
+	r := h.retries[id]
+	if r.ply != ply {
+		r = retries{ply: ply}
+	}
+	r.n++
+	h.retries[id] = r
+	if r.n > maxRetries {
 		delete(h.retries, id)
 	}
 	h.retriesMu.Unlock()
-	if n > maxRetries {
+	if r.n > maxRetries {
 		h.log.Error("computer: giving up on a move after failing again and again", "game", id, "tries", maxRetries)
 		return
 	}
@@ -212,7 +239,11 @@ func (h *hub) thinkLater(id string) {
 	})
 }
 
-// moved ends the tries of game id after failures: its move is played.
+// retries counts the tries for a game's move at ply.
+type retries struct{ ply, n int }
+
+// moved ends the tries of game id after failures: its move is played, or
+// there is none to play.
 func (h *hub) moved(id string) {
 	h.retriesMu.Lock()
 	delete(h.retries, id)

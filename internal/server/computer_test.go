@@ -310,6 +310,11 @@ func TestComputerTriesAgainAfterTheStoreFailed(t *testing.T) {
 func TestSearchStopsWhenTheGameMovesOn(t *testing.T) {
 	ts := newTestServer(t)
 	h := ts.srv.hub
+	// Workers to spare, as on a larger machine: an event that leaves the
+	// position as it was must not start a second search beside the first.
+	h.thinkers.close()
+	h.thinkers = newThinkers(3, h.computerMove, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	t.Cleanup(h.thinkers.close)
 	var c createResponse
 	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":8},"opponent":"computer","level":8,"start":"me"}`, &c)
 	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 0, "move": "e5"}, nil); code != http.StatusOK {
@@ -326,8 +331,19 @@ func TestSearchStopsWhenTheGameMovesOn(t *testing.T) {
 	}
 	ts.offer(t, c.ID, c.Secret, "draw")
 	ts.call(t, "POST", "/api/games/"+c.ID+"/name", c.Secret, map[string]string{"name": "Ada"}, nil)
-	if err := search.Err(); err != nil {
-		t.Fatalf("after a draw offer and a name: %v", err)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		if running, waiting := h.thinkers.load(); running == 1 && waiting == 0 {
+			break
+		}
+		if time.Now().After(deadline) { // only to end a test that hangs
+			t.Fatal("more than one search for one position")
+		}
+	}
+	h.searchingMu.Lock()
+	same := h.searching[c.ID].ctx == search
+	h.searchingMu.Unlock()
+	if err := search.Err(); err != nil || !same || h.searches.Load() != 1 {
+		t.Fatalf("after a draw offer and a name: %v, the same search %v, %d searches", err, same, h.searches.Load())
 	}
 	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/resign", c.Secret, nil, nil); code != http.StatusOK {
 		t.Fatalf("resign: %d", code)
@@ -370,4 +386,30 @@ func pendingTimers(ft *fakeTime) int {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
 	return len(ft.timers)
+}
+
+// The computer's search on a clock is given the time the clock allows.
+func TestComputerSearchesOnItsClock(t *testing.T) {
+	ts := newTestServer(t)
+	h := ts.srv.hub
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":8},"opponent":"computer","level":8,"start":"me","clock":{"initial_s":15,"increment_s":0}}`, &c)
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 0, "move": "e5"}, nil); code != http.StatusOK {
+		t.Fatalf("my move: %d", code)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		h.searchingMu.Lock()
+		s, ok := h.searching[c.ID]
+		h.searchingMu.Unlock()
+		if ok {
+			if s.think != 500*time.Millisecond {
+				t.Fatalf("the search is given %v, want a thirtieth of 15 s", s.think)
+			}
+			break
+		}
+		if time.Now().After(deadline) { // only to end a test that hangs
+			t.Fatal("no search began")
+		}
+	}
+	ts.call(t, "POST", "/api/games/"+c.ID+"/resign", c.Secret, nil, nil)
 }

@@ -59,7 +59,7 @@ type hub struct {
 	// retries counts the computer's tries after failures, by game (see
 	// thinkLater).
 	retriesMu sync.Mutex
-	retries   map[string]int
+	retries   map[string]retries
 	// searching are the searches under way, by game (see stopStaleSearch).
 	searchingMu sync.Mutex
 	searching   map[string]runningSearch
@@ -83,7 +83,7 @@ type hub struct {
 	// armClock); clocksLooked is when the store was last asked for clocks
 	// without one (see sweep), and lookingAtClocks is set while that runs.
 	clocksMu        sync.Mutex
-	clocks          map[string]*time.Timer
+	clocks          map[string]*clockTimer
 	clocksLooked    time.Time
 	lookingAtClocks atomic.Bool
 

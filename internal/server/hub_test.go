@@ -27,6 +27,8 @@ type faultyStore struct {
 	panicAppend    atomic.Bool // the next Append panics
 	conflictAppend atomic.Bool // the next Append says another server wrote first
 	failAppend     atomic.Bool // the next Append fails
+	failAppends    atomic.Bool // every Append fails while set
+	appends        atomic.Int64
 	failLoad       atomic.Bool // the next Load fails
 	loads          atomic.Int64
 }
@@ -38,7 +40,8 @@ func (f *faultyStore) Append(ctx context.Context, id string, events []store.Even
 	if f.conflictAppend.CompareAndSwap(true, false) {
 		return store.ErrConflict
 	}
-	if f.failAppend.CompareAndSwap(true, false) {
+	f.appends.Add(1)
+	if f.failAppend.CompareAndSwap(true, false) || f.failAppends.Load() {
 		return errors.New("the disk is busy")
 	}
 	return f.SQLite.Append(ctx, id, events, end)
