@@ -331,8 +331,7 @@ func (h *hub) each(pick func(g *liveGame) bool, f func(id string, g *liveGame)) 
 // that never came (an instance died between storing events and telling
 // of them, or a store's answer left unclear whether they were stored), it
 // checks quiet games with pages open here against the store, and loads
-// again those a failed commit left to be loaded (their pages wait); and
-// once a minute it watches the clocks that have no timer here.
+// again those a failed commit left to be loaded (their pages wait).
 func (h *hub) sweep() {
 	now := h.now()
 	h.eachOpen(func(id string, g *liveGame) {
@@ -365,18 +364,8 @@ func (h *hub) sweep() {
 			h.thinkIfComputerTurn(g)
 		}
 	})
-	if now.Sub(h.clocksLooked) >= clocksLookedEvery && h.lookingAtClocks.CompareAndSwap(false, true) {
-		h.clocksLooked = now
-		go func() {
-			defer h.lookingAtClocks.Store(false)
-			h.watchOthersClocks(h.ctx)
-		}()
-	}
+	h.lookAtClocks()
 }
-
-// clocksLookedEvery is how often an instance looks for clocks without a
-// timer here.
-const clocksLookedEvery = time.Minute
 
 // quietCheckDue says whether g, quiet since its last change, is to be
 // checked against the store now: two heartbeats after the change, then

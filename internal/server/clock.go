@@ -64,10 +64,19 @@ func (g *liveGame) clockView(now time.Time) *ClockView {
 // runs out, and stops it when no clock runs. The timer is the game's, not
 // its copy's: a game dropped from memory keeps it (it loads the game when
 // it fires), and a copy loaded again replaces it. A moment already past
-// is left to whoever loaded the game (every request ends a game whose
-// time ran out first); the timer only tries again a little later, so
-// that a store refusing the ending is not asked again at once, for ever.
-func (h *hub) armClock(g *liveGame) {
+// fires at once.
+func (h *hub) armClock(g *liveGame) { h.armClockOr(g, 0) }
+
+// armClockLoaded is armClock for a game just loaded, whose moment may have
+// passed: that is left to the request that loaded it (every request ends
+// a game whose time ran out first), and the timer tries again only after
+// retryAfter. Firing at once, it would load the game again, and arm
+// another timer at once: a store refusing the ending would be asked for
+// ever, as fast as it answers.
+func (h *hub) armClockLoaded(g *liveGame) { h.armClockOr(g, retryAfter) }
+
+// armClockOr is armClock, waiting late when the moment has passed.
+func (h *hub) armClockOr(g *liveGame, late time.Duration) {
 	if g.rec.Clock.None() {
 		return
 	}
@@ -83,7 +92,7 @@ func (h *hub) armClock(g *liveGame) {
 	}
 	wait := st.Deadline.Sub(h.now())
 	if wait <= 0 {
-		wait = retryAfter
+		wait = late
 	}
 	h.setClock(g.rec.ID, wait)
 }
@@ -119,7 +128,12 @@ func (h *hub) flagOnTime(id string, c *clockTimer) {
 		return
 	}
 	err := h.with(h.ctx, id, func(g *liveGame) error {
-		_, err := h.flagIfDue(h.ctx, g)
+		flagged, err := h.flagIfDue(h.ctx, g)
+		if err == nil && !flagged {
+			// Not yet: the wall clock went back while the timer waited,
+			// or the game changed. Its timer must not be the one spent.
+			h.armClock(g)
+		}
 		return err
 	})
 	if err == nil || h.ctx.Err() != nil || errors.Is(err, errNotFound) {
@@ -170,11 +184,33 @@ func (h *hub) notFlagged(ctx context.Context, g *liveGame) error {
 	return nil
 }
 
+// clocksLookedEvery is how often an instance looks for clocks without a
+// timer here.
+const clocksLookedEvery = time.Minute
+
+// lookAtClocks runs watchOthersClocks, once a minute at most, apart.
+func (h *hub) lookAtClocks() {
+	now := h.now()
+	h.clocksMu.Lock()
+	since := now.Sub(h.clocksLooked)
+	due := since >= clocksLookedEvery || since < 0 // or the system's clock went back
+	if due {
+		h.clocksLooked = now
+	}
+	h.clocksMu.Unlock()
+	if due && h.lookingAtClocks.CompareAndSwap(false, true) {
+		go func() {
+			defer h.lookingAtClocks.Store(false)
+			h.watchOthersClocks(h.ctx)
+		}()
+	}
+}
+
 // watchOthersClocks watches the clocks of the games in play that have no
-// timer here: games another instance stored and held in memory alone. It
-// runs every minute or so while there are other instances, so that should
-// one of them die, its games still end on time (within that minute), and
-// each instance soon watches every clock.
+// timer here: games another instance stored and held in memory alone, or
+// games a failure at start left without one. It runs every minute or so,
+// so that should another instance die, its games still end on time
+// (within that minute), and each instance soon watches every clock.
 func (h *hub) watchOthersClocks(ctx context.Context) {
 	ids, err := h.store.TimedGames(ctx)
 	if err != nil {
@@ -201,7 +237,7 @@ func (h *hub) resumeClocks(ctx context.Context, ids []string) {
 		err := h.with(ctx, id, func(g *liveGame) error {
 			// A game in memory already may have lost its timer (see
 			// forgetClock) to news that raced its loading.
-			h.armClock(g)
+			h.armClockLoaded(g)
 			return nil
 		})
 		if err != nil && ctx.Err() == nil {

@@ -325,3 +325,26 @@ func TestTimerTriesAgainOneAtATime(t *testing.T) {
 		t.Fatalf("once the store takes it: %s %+v", s.Status, s.Result)
 	}
 }
+
+// A timer that fires before its moment (the system's clock was set back
+// while it waited) arms another: the game still ends when its time runs
+// out.
+func TestTimerFiredEarlyArmsAgain(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":15,"increment_s":0}}`)
+	ts.play(t, g, "c3 d4")
+	ft.mu.Lock()
+	early := ft.timers[len(ft.timers)-1]
+	ft.timers = nil
+	ft.mu.Unlock()
+	early.f() // a second early
+	if pendingTimers(ft) != 1 {
+		t.Fatalf("%d timers after one fired early, want 1", pendingTimers(ft))
+	}
+	ft.advance(16 * time.Second)
+	// Asked of the store, not of the site: a request would end it itself.
+	if rec, _, err := ts.store.Load(t.Context(), g.id); err != nil || rec.Status != "over" || rec.Reason != "timeout" {
+		t.Fatalf("after the moment: %s %s %v", rec.Status, rec.Reason, err)
+	}
+}

@@ -29,8 +29,12 @@ func (h *hub) thinkIfComputerTurn(g *liveGame) {
 	}
 }
 
-// errNoTurn says the computer has nothing to do in a game.
-var errNoTurn = errors.New("not the computer's turn")
+// errNoTurn says the computer has nothing to do in a game, and
+// errSearching that a search for the position is under way.
+var (
+	errNoTurn    = errors.New("not the computer's turn")
+	errSearching = errors.New("already searching")
+)
 
 // computerMove searches a move for the computer in game id and plays it.
 func (h *hub) computerMove(ctx context.Context, id string) {
@@ -48,7 +52,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	if err != nil {
 		if ctx.Err() == nil {
 			h.log.Error("computer: taking the lease", "game", id, "err", err)
-			h.thinkLater(id, -1) // the move is not known yet
+			h.thinkLater(id, -1)
 		}
 		return
 	}
@@ -85,16 +89,20 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		searchCtx, stop = context.WithCancel(ctx)
 		if !h.searchStarted(id, runningSearch{moves, think, searchCtx, stop}) {
 			stop()
-			return errNoTurn
+			return errSearching
 		}
 		return nil
 	})
-	if err != nil {
-		if errors.Is(err, errNoTurn) {
-			h.moved(id) // nothing to try again
-		} else if ctx.Err() == nil {
+	switch {
+	case errors.Is(err, errSearching):
+		return // the search under way answers
+	case errors.Is(err, errNoTurn):
+		h.moved(id) // nothing to try again
+		return
+	case err != nil:
+		if ctx.Err() == nil {
 			h.log.Error("computer: preparing a move", "game", id, "err", err)
-			h.thinkLater(id, ply)
+			h.thinkLater(id, -1) // perhaps not loaded: the move is not known
 		}
 		return
 	}
@@ -203,14 +211,15 @@ type runningSearch struct {
 // ending a game on time.
 const retryAfter = 5 * time.Second
 
-// maxRetries bounds the tries after failures for one move, a minute of
-// them: a failure that lasts longer (an engine that refuses the move found,
-// which the same search would find again) is left to the next restart.
+// maxRetries is how many tries after failures for one move come every
+// retryAfter; later ones come once a minute. A failure that lasts (the
+// store away for a while, an engine refusing the move found) is not asked
+// again every few seconds, but the computer moves once it passes.
 const maxRetries = 12
 
-// thinkLater queues game id, at ply, for the computer once more after
-// retryAfter: with nobody else to ask for its move (on another instance,
-// or after a restart), a failure that passes would leave the game waiting
+// thinkLater queues game id, at ply (-1: not known), for the computer once
+// more: with nobody else to ask for its move (on another instance, or
+// after a restart), a failure that passes would leave the game waiting
 // for ever. When the move was stored after all, the search finds nothing
 // to do.
 func (h *hub) thinkLater(id string, ply int) {
@@ -218,21 +227,27 @@ func (h *hub) thinkLater(id string, ply int) {
 	if h.retries == nil {
 		h.retries = map[string]retries{}
 	}
-	r := h.retries[id]
-	if r.ply != ply {
-		r = retries{ply: ply}
+	r, ok := h.retries[id]
+	if !ok {
+		r.ply = -1
+	}
+	if ply >= 0 && r.ply != ply {
+		if r.ply >= 0 {
+			r.n = 0 // another move: the tries start again
+		}
+		r.ply = ply
 	}
 	r.n++
 	h.retries[id] = r
-	if r.n > maxRetries {
-		delete(h.retries, id)
-	}
 	h.retriesMu.Unlock()
+	wait := retryAfter
 	if r.n > maxRetries {
-		h.log.Error("computer: giving up on a move after failing again and again", "game", id, "tries", maxRetries)
-		return
+		wait = time.Minute
 	}
-	h.afterFunc(retryAfter, func() {
+	if r.n == maxRetries+1 {
+		h.log.Error("computer: a move failed again and again, trying once a minute now", "game", id, "tries", maxRetries)
+	}
+	h.afterFunc(wait, func() {
 		if h.ctx.Err() == nil {
 			h.thinkers.add(id)
 		}
@@ -257,11 +272,38 @@ func seedOf(id string) uint64 {
 	return f.Sum64()
 }
 
-// resumeComputerGames queues every game where the computer may be to
-// move, for a server that has just started.
-func (h *hub) resumeComputerGames(ids []string) {
-	for _, id := range ids {
-		h.thinkers.add(id)
+// resume queues every game where the computer may be to move and sets
+// the timer of every clock, for a server that has just started, asking
+// the store again every few seconds until it answers. (Clocks without a
+// timer are looked for again once a minute anyway: see lookAtClocks.)
+func (h *hub) resume(ctx context.Context) {
+	retrying(ctx, h, "listing the games against the computer", func() error {
+		ids, err := h.store.ComputerGames(ctx)
+		for _, id := range ids {
+			h.thinkers.add(id)
+		}
+		return err
+	})
+	retrying(ctx, h, "listing the games with a clock", func() error {
+		ids, err := h.store.TimedGames(ctx)
+		h.resumeClocks(ctx, ids)
+		return err
+	})
+}
+
+// retrying runs f until it succeeds or ctx ends, every retryAfter.
+func retrying(ctx context.Context, h *hub, what string, f func() error) {
+	for {
+		err := f()
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		h.log.Error(what, "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(retryAfter):
+		}
 	}
 }
 

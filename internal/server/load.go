@@ -122,7 +122,7 @@ func (h *hub) rebuild(g *liveGame, rec store.Game, events []store.Event, chat []
 	}
 	g.view = g.state.View()
 	g.loaded = true
-	h.armClock(g)
+	h.armClockLoaded(g)
 	h.stopStaleSearch(g) // the store may hold what no news told of
 	return nil
 }

@@ -355,16 +355,7 @@ func (s *Server) Listen() error { return s.hub.listen() }
 // idle games from memory until ctx ends, then stops the computer's
 // searches and closes every live connection.
 func (s *Server) Run(ctx context.Context) {
-	if ids, err := s.hub.store.ComputerGames(ctx); err != nil {
-		s.log.Error("listing the games against the computer", "err", err)
-	} else {
-		s.hub.resumeComputerGames(ids)
-	}
-	if ids, err := s.hub.store.TimedGames(ctx); err != nil {
-		s.log.Error("listing the games with a clock", "err", err)
-	} else {
-		s.hub.resumeClocks(ctx, ids)
-	}
+	go s.hub.resume(ctx)
 	go s.push.run(ctx)
 	t := time.NewTicker(evictEvery)
 	defer t.Stop()
@@ -385,6 +376,7 @@ func (s *Server) Run(ctx context.Context) {
 			return
 		case <-t.C:
 			s.hub.evictIdle(idleFor)
+			s.hub.lookAtClocks()
 		}
 	}
 }
