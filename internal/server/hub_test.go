@@ -167,6 +167,21 @@ func TestForcedPassIsStoredWithTheMove(t *testing.T) {
 	}
 }
 
+// playBeforeThePass plays plan's moves in g, each by its player, up to
+// the one that forces the pass.
+func (ts *testServer) playBeforeThePass(t *testing.T, g testGame, plan passPlan) {
+	t.Helper()
+	for i, m := range plan.moves[:plan.before-1] {
+		secret := g.white
+		if plan.seats[i] == "black" {
+			secret = g.black
+		}
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil); code != http.StatusOK {
+			t.Fatalf("move %d %s: %d", i+1, m, code)
+		}
+	}
+}
+
 // passPlan is a DVONN game, played by random moves, up to and including
 // its first forced pass.
 type passPlan struct {
@@ -299,15 +314,7 @@ func TestTakebackOverAForcedPass(t *testing.T) {
 	ts := newTestServer(t)
 	g := ts.newGame(t, `{"game":"dvonn","start":"me"}`)
 	plan := dvonnWithPass(t)
-	for i, m := range plan.moves[:plan.before-1] {
-		secret := g.white
-		if plan.seats[i] == "black" {
-			secret = g.black
-		}
-		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil); code != http.StatusOK {
-			t.Fatalf("move %d %s: %d", i+1, m, code)
-		}
-	}
+	ts.playBeforeThePass(t, g, plan)
 	passer, other := g.white, g.black
 	if plan.seats[plan.before-1] == "black" {
 		passer, other = g.black, g.white

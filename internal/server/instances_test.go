@@ -643,12 +643,7 @@ func TestQuietGamesAreChecked(t *testing.T) {
 // end on time: the others look for clocks without a timer once a minute,
 // and any request ends a game whose time ran out before it is answered.
 func TestDeadInstancesClocksRunOut(t *testing.T) {
-	c := newCluster(t, 1)
-	ft := &fakeTime{now: time.UnixMilli(1_790_000_000_000)}
-	a := c.start(nodeOptions{})
-	b := c.nodes[0]
-	useFakeTimeAt(a.testServer, ft)
-	useFakeTimeAt(b.testServer, ft)
+	c, a, b, ft := twoOnFakeTime(t)
 	asked := a.newGame(t, `{"game":"dvonn","clock":{"initial_s":15,"increment_s":0}}`)
 	alone := a.newGame(t, `{"game":"dvonn","clock":{"initial_s":15,"increment_s":0}}`)
 	a.play(t, asked, "C1 C2")
@@ -662,29 +657,14 @@ func TestDeadInstancesClocksRunOut(t *testing.T) {
 		t.Errorf("the first answer of another instance: %s %+v", s.Status, s.Result)
 	}
 	b.srv.hub.sweep()
-	deadline := time.Now().Add(time.Minute) // only to end a test that hangs
-	for {
-		events := c.stored(alone.id)
-		if last := events[len(events)-1]; last.Kind == "timeout" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the game nobody looked at: %s", eventsText(events))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	c.untilTimeout(t, alone.id, "white")
 }
 
 // A timer for a game out of memory here keeps the deadline this instance
 // last saw: news that another instance changed the game drops it, and the
 // look for clocks without a timer loads the game anew.
 func TestStaleTimerIsDropped(t *testing.T) {
-	c := newCluster(t, 1)
-	ft := &fakeTime{now: time.UnixMilli(1_790_000_000_000)}
-	a := c.start(nodeOptions{})
-	b := c.nodes[0]
-	useFakeTimeAt(a.testServer, ft)
-	useFakeTimeAt(b.testServer, ft)
+	c, a, b, ft := twoOnFakeTime(t)
 	g := a.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":300,"increment_s":0}}`)
 	a.play(t, g, "c3 d4")
 	ft.advance(10 * time.Second)
@@ -714,13 +694,32 @@ func TestStaleTimerIsDropped(t *testing.T) {
 	ft.timers = nil
 	ft.mu.Unlock()
 	b.srv.hub.sweep()
+	c.untilTimeout(t, g.id, "black")
+}
+
+// twoOnFakeTime starts two instances on one fake clock: b runs (its sweep
+// is called by hand), a only serves.
+func twoOnFakeTime(t *testing.T) (c *cluster, a, b *node, ft *fakeTime) {
+	t.Helper()
+	c = newCluster(t, 1)
+	ft = &fakeTime{now: time.UnixMilli(1_790_000_000_000)}
+	a, b = c.start(nodeOptions{}), c.nodes[0]
+	useFakeTimeAt(a.testServer, ft)
+	useFakeTimeAt(b.testServer, ft)
+	return c, a, b, ft
+}
+
+// untilTimeout waits until the store ends game id with seat's time out.
+func (c *cluster) untilTimeout(t *testing.T, id, seat string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute) // only to end a test that hangs
 	for {
-		events := c.stored(g.id)
-		if last := events[len(events)-1]; last.Kind == "timeout" && last.Seat == "black" {
-			break
+		events := c.stored(id)
+		if last := events[len(events)-1]; last.Kind == "timeout" && last.Seat == seat {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("Black's time ran out and nobody ended the game: %s", eventsText(events))
+			t.Fatalf("%s's time ran out and nobody ended the game: %s", seat, eventsText(events))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

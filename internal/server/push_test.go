@@ -438,15 +438,7 @@ func TestNoticeKinds(t *testing.T) {
 
 	g = ts.newGame(t, `{"game":"dvonn","start":"me"}`)
 	plan := dvonnWithPass(t)
-	for i, m := range plan.moves[:plan.before-1] {
-		secret := g.white
-		if plan.seats[i] == "black" {
-			secret = g.black
-		}
-		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": i, "move": m}, nil); code != http.StatusOK {
-			t.Fatalf("move %d %s: %d", i+1, m, code)
-		}
-	}
+	ts.playBeforeThePass(t, g, plan)
 	if n := last(); n.seat != plan.seats[plan.before-2] || n.kind != "again" {
 		t.Errorf("after a forced pass: %+v, want %s to move again", n, plan.seats[plan.before-2])
 	}
