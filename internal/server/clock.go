@@ -188,7 +188,7 @@ func (h *hub) notFlagged(ctx context.Context, g *liveGame) error {
 // timer here.
 const clocksLookedEvery = time.Minute
 
-// lookAtClocks runs watchOthersClocks, once a minute at most, apart.
+// lookAtClocks runs watchClocks, once a minute at most, apart.
 func (h *hub) lookAtClocks() {
 	now := h.now()
 	h.clocksMu.Lock()
@@ -201,17 +201,17 @@ func (h *hub) lookAtClocks() {
 	if due && h.lookingAtClocks.CompareAndSwap(false, true) {
 		go func() {
 			defer h.lookingAtClocks.Store(false)
-			h.watchOthersClocks(h.ctx)
+			h.watchClocks(h.ctx)
 		}()
 	}
 }
 
-// watchOthersClocks watches the clocks of the games in play that have no
-// timer here: games another instance stored and held in memory alone, or
-// games a failure at start left without one. It runs every minute or so,
-// so that should another instance die, its games still end on time
-// (within that minute), and each instance soon watches every clock.
-func (h *hub) watchOthersClocks(ctx context.Context) {
+// watchClocks watches the clocks of the games in play that have no timer
+// here: all of them at start, then games another instance stored and held
+// in memory alone, or games a failing store left without one. It runs at
+// start and every minute or so after, so that should another instance
+// die, its games still end on time (within that minute).
+func (h *hub) watchClocks(ctx context.Context) {
 	ids, err := h.store.TimedGames(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -230,8 +230,8 @@ func (h *hub) watchOthersClocks(ctx context.Context) {
 	h.resumeClocks(ctx, unwatched)
 }
 
-// resumeClocks watches the clocks of the games in play, for a server that
-// has just started; those whose time ran out meanwhile end now.
+// resumeClocks sets the timers of the clocks of games ids, in play; those
+// whose time ran out meanwhile end now.
 func (h *hub) resumeClocks(ctx context.Context, ids []string) {
 	for _, id := range ids {
 		err := h.with(ctx, id, func(g *liveGame) error {

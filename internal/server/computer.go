@@ -272,39 +272,31 @@ func seedOf(id string) uint64 {
 	return f.Sum64()
 }
 
-// resume queues every game where the computer may be to move and sets
-// the timer of every clock, for a server that has just started, asking
-// the store again every few seconds until it answers. (Clocks without a
-// timer are looked for again once a minute anyway: see lookAtClocks.)
+// resume queues every game where the computer may be to move, asking
+// the store again every few seconds until it answers, and sets the timer
+// of every clock, for a server that has just started. (Clocks are looked
+// for again once a minute anyway, should the store fail now: see
+// lookAtClocks.)
 func (h *hub) resume(ctx context.Context) {
-	retrying(ctx, h, "listing the games against the computer", func() error {
-		ids, err := h.store.ComputerGames(ctx)
-		for _, id := range ids {
-			h.thinkers.add(id)
-		}
-		return err
-	})
-	retrying(ctx, h, "listing the games with a clock", func() error {
-		ids, err := h.store.TimedGames(ctx)
-		h.resumeClocks(ctx, ids)
-		return err
-	})
-}
-
-// retrying runs f until it succeeds or ctx ends, every retryAfter.
-func retrying(ctx context.Context, h *hub, what string, f func() error) {
 	for {
-		err := f()
-		if err == nil || ctx.Err() != nil {
+		ids, err := h.store.ComputerGames(ctx)
+		if err == nil {
+			for _, id := range ids {
+				h.thinkers.add(id)
+			}
+			break
+		}
+		if ctx.Err() != nil {
 			return
 		}
-		h.log.Error(what, "err", err)
+		h.log.Error("listing the games against the computer", "err", err)
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(retryAfter):
 		}
 	}
+	h.watchClocks(ctx)
 }
 
 // thinkOnTheClock is how long the computer, to move in g, may think at
