@@ -146,12 +146,13 @@ func (s *subscriber) hold() {
 	s.mu.Unlock()
 }
 
-// release ends hold and starts a writer for what waits.
+// release ends hold and writes what waits, as far as the page's socket
+// takes it at once; a writer of its own writes the rest.
 func (s *subscriber) release() {
 	s.mu.Lock()
 	s.held = false
 	s.mu.Unlock()
-	s.startWriter()
+	s.writeWaiting()
 }
 
 // attach gives the page its connection. What waits already is written at

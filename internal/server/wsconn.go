@@ -127,7 +127,17 @@ func (b *batchWriter) send(msgs [][]byte, timeout time.Duration) error {
 		return net.ErrClosed
 	}
 	buf := b.gather(msgs)
-	err := b.writeAll(*buf, timeout)
+	// Most batches fit the socket's buffer at once: only a page that is
+	// slow to read needs the deadline, which costs a timer's set-up and
+	// removal each time.
+	var n int
+	var err error
+	if b.raw != nil {
+		n, err = b.writeNow(*buf)
+	}
+	if err == nil && n < len(*buf) {
+		err = b.writeAll((*buf)[n:], timeout)
+	}
 	b.put(buf)
 	return err
 }
