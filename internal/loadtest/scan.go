@@ -3,10 +3,10 @@ package loadtest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"strconv"
+
+	"bretter/internal/jsonscan"
 )
 
 // A player gets every legal move with each event, a list that is most of
@@ -14,73 +14,14 @@ import (
 // a whole message with encoding/json went over all of it twice and took a
 // third of the load command's time, which the command then could not
 // leave to the site it measures. Messages are therefore taken apart at
-// their top level by the loops below, and only the members the players
+// their top level (jsonscan), and only the members the players
 // and watchers read are decoded; the legal moves are kept as they are
 // written, for randomMove.
-
-// errStop ends eachMember early, without an error.
-var errStop = errors.New("stop")
-
-// eachMember calls f with the key and the value, as written, of each
-// member of the JSON object data, in order, until f returns an error.
-// It checks the object's structure: strings and brackets that end, a
-// colon after each key, a comma between members and nothing after the
-// object. What f leaves undecoded is not checked further.
-func eachMember(data []byte, f func(key string, value []byte) error) error {
-	i := skipSpace(data, 0)
-	if i == len(data) || data[i] != '{' {
-		return errors.New("not a JSON object")
-	}
-	comma := false // the last member ended with one
-	for i = skipSpace(data, i+1); i < len(data) && (data[i] != '}' || comma); {
-		if data[i] != '"' {
-			return fmt.Errorf("no key at byte %d", i)
-		}
-		keyEnd := stringEnd(data, i)
-		if keyEnd < 0 {
-			return errors.New("a key does not end")
-		}
-		key := string(data[i+1 : keyEnd-1])
-		if bytes.IndexByte(data[i:keyEnd], '\\') >= 0 {
-			if err := json.Unmarshal(data[i:keyEnd], &key); err != nil {
-				return err
-			}
-		}
-		colon := skipSpace(data, keyEnd)
-		if colon == len(data) || data[colon] != ':' {
-			return fmt.Errorf("no colon after the key %q", key)
-		}
-		start := skipSpace(data, colon+1)
-		end := valueEnd(data, start)
-		if end <= start {
-			return fmt.Errorf("the value of %q does not end", key)
-		}
-		if err := f(key, data[start:end]); err == errStop {
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("%s: %w", key, err)
-		}
-		i, comma = skipSpace(data, end), false
-		switch {
-		case i < len(data) && data[i] == ',':
-			i, comma = skipSpace(data, i+1), true
-		case i == len(data) || data[i] != '}':
-			return fmt.Errorf("no comma after the value of %q", key)
-		}
-	}
-	if i == len(data) {
-		return errors.New("the object does not end")
-	}
-	if skipSpace(data, i+1) != len(data) {
-		return errors.New("more after the object")
-	}
-	return nil
-}
 
 // playerView decodes what a player reads of a message.
 func playerView(data []byte) (*message, error) {
 	m := new(message)
-	err := eachMember(data, func(key string, value []byte) error {
+	err := jsonscan.EachMember(data, func(key string, value []byte) error {
 		switch key {
 		case "type":
 			return decode(value, &m.Type)
@@ -138,7 +79,7 @@ func decodeObject[T any](value []byte, p **T, keys [2]string, fields func(*T) [2
 		*p = new(T)
 	}
 	to := fields(*p)
-	return eachMember(value, func(key string, value []byte) error {
+	return jsonscan.EachMember(value, func(key string, value []byte) error {
 		for i, k := range keys {
 			if key == k {
 				return decode(value, to[i])
@@ -153,7 +94,7 @@ func decodeObject[T any](value []byte, p **T, keys [2]string, fields func(*T) [2
 // watcher gets, which grows with the game, is not even looked at.
 func watcherView(data []byte) (*message, error) {
 	m := new(message)
-	err := eachMember(data, func(key string, value []byte) error {
+	err := jsonscan.EachMember(data, func(key string, value []byte) error {
 		var err error
 		switch key {
 		case "type":
@@ -164,7 +105,7 @@ func watcherView(data []byte) (*message, error) {
 			err = decodeObject(value, &m.Event, eventKeys, (*event).fields)
 		}
 		if err == nil && m.Type != "" && (m.Type != "event" || m.Event != nil) {
-			return errStop
+			return jsonscan.ErrStop
 		}
 		return err
 	})
@@ -172,62 +113,6 @@ func watcherView(data []byte) (*message, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// stringEnd reports where the string that begins at i ends (just after its
-// closing quote), or -1 if it does not.
-func stringEnd(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
-}
-
-// valueEnd reports where the value that begins at i ends, or -1 if it
-// does not.
-func valueEnd(data []byte, i int) int {
-	depth := 0
-	for ; i < len(data); i++ {
-		switch c := data[i]; c {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth < 0 {
-				return i // the end of a number, literal or container around
-			}
-			if depth == 0 {
-				return i + 1
-			}
-		case '"':
-			if i = stringEnd(data, i); i < 0 {
-				return -1
-			}
-			if depth == 0 {
-				return i
-			}
-			i--
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	if depth != 0 {
-		return -1
-	}
-	return i
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // randomMove picks one of a JSON array of strings at random, decoding

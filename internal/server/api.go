@@ -164,17 +164,16 @@ func readJSON(r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
 		return refuse(http.StatusUnsupportedMediaType, "unsupported_media_type", "the body must be JSON (Content-Type: application/json), not %.60q", ct)
 	}
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			return refuse(http.StatusRequestEntityTooLarge, "too_large", "the request is larger than %d bytes", maxBody)
 		}
-		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: %s", jsonProblem(err))
+		return refuse(http.StatusBadRequest, "bad_request", "the request's body could not be read: %v", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: more than one value")
+	if err := decodeStrict(data, v); err != nil {
+		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: %s", jsonProblem(err))
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -98,9 +97,7 @@ func (s *Server) ask(gameName string, r rematchRequest) (*rematchAsk, error) {
 		ctl := clock.Control{}
 		if string(r.Clock) != "null" {
 			var c clockRequest
-			dec := json.NewDecoder(bytes.NewReader(r.Clock))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&c); err != nil {
+			if err := decodeStrict(r.Clock, &c); err != nil {
 				return nil, refuse(http.StatusBadRequest, "bad_request", "clock must be {initial_s, increment_s}, {days} or null")
 			}
 			var err error

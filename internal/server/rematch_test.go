@@ -111,6 +111,9 @@ func TestRematchRefusals(t *testing.T) {
 		{"bad start", `{"start":"you"}`, "bad_request"},
 		{"bad clock", `{"clock":{"initial_s":1}}`, "bad_request"},
 		{"unknown field", `{"colour":"white"}`, "bad_request"},
+		{"a field in capitals", `{"Start":"me"}`, "bad_request"},
+		{"a clock's field in capitals", `{"clock":{"Days":3}}`, "bad_request"},
+		{"a clock's field twice", `{"clock":{"days":3,"days":5}}`, "bad_request"},
 	} {
 		var e errorBody
 		if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, tt.body, &e); code != http.StatusBadRequest || e.Code != tt.code {

@@ -177,6 +177,10 @@ func TestBadInput(t *testing.T) {
 		{"malformed JSON", "POST", moves, g.black, `{"ply":1,"move":`, 400, "bad_request"},
 		{"unknown field", "POST", moves, g.black, `{"ply":1,"move":"a1","x":1}`, 400, "bad_request"},
 		{"two values", "POST", moves, g.black, `{"ply":1,"move":"a1"}{}`, 400, "bad_request"},
+		// encoding/json would take these as the move a1.
+		{"a field in capitals", "POST", moves, g.black, `{"ply":1,"MOVE":"a1"}`, 400, "bad_request"},
+		{"a field twice", "POST", moves, g.black, `{"ply":1,"move":"e5","move":"a1"}`, 400, "bad_request"},
+		{"a clock's field in capitals", "POST", "/api/games", "", `{"game":"havannah","clock":{"Days":3}}`, 400, "bad_request"},
 		{"ply as text", "POST", moves, g.black, `{"ply":"1","move":"a1"}`, 400, "bad_request"},
 		{"oversized", "POST", moves, g.black, `{"ply":1,"move":"` + strings.Repeat("a", maxBody) + `"}`, 413, "too_large"},
 		{"size 3", "POST", "/api/games", "", `{"game":"havannah","options":{"size":3}}`, 400, "bad_request"},
@@ -224,16 +228,19 @@ func TestBadInput(t *testing.T) {
 	// What some refusals say: in the terms of the request, never the
 	// server's own types, and without echoing a long move back.
 	says := map[string]string{
-		"malformed JSON":       "it ends too soon",
-		"unknown field":        `unknown field "x"`,
-		"ply as text":          `"ply" must be a whole number in range`,
-		"a list for an object": "it must be an object",
-		"ply out of range":     `"ply" must be a whole number in range`,
-		"move too long":        "a move is written in at most 256 characters, not 300",
-		"stale ply":            "ply 0 is not the next one: 1 move has been played",
-		"a form for JSON":      `the body must be JSON (Content-Type: application/json), not "application/x-www-form-urlencoded"`,
-		"moves with PUT":       `takes POST, not "PUT"`,
-		"no such API path":     `the API has no "/api/nothing"`,
+		"malformed JSON":              "it ends too soon",
+		"unknown field":               `unknown field "x"`,
+		"a field in capitals":         `malformed JSON: unknown field "MOVE" (names are written in lower case)`,
+		"a field twice":               `malformed JSON: "move" is given twice`,
+		"a clock's field in capitals": `malformed JSON: in "clock": unknown field "Days"`,
+		"ply as text":                 `"ply" must be a whole number in range`,
+		"a list for an object":        "it must be an object",
+		"ply out of range":            `"ply" must be a whole number in range`,
+		"move too long":               "a move is written in at most 256 characters, not 300",
+		"stale ply":                   "ply 0 is not the next one: 1 move has been played",
+		"a form for JSON":             `the body must be JSON (Content-Type: application/json), not "application/x-www-form-urlencoded"`,
+		"moves with PUT":              `takes POST, not "PUT"`,
+		"no such API path":            `the API has no "/api/nothing"`,
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -329,13 +328,12 @@ func (u undoList) run() {
 // with the events).
 func (s *Server) handleMessage(ctx context.Context, client, id, secret string, sub *subscriber, data []byte, received time.Time) (reply, bool) {
 	var m clientMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return errorReply(messageID(data), refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "malformed message: more than one value")), true
+	if err := decodeStrict(data, &m); err != nil {
+		id := m.ID // read before the fault, if it was
+		if id == 0 {
+			id = messageID(data)
+		}
+		return errorReply(id, refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
 	}
 	var err error
 	rep := reply{Type: "ack", ID: m.ID}

@@ -145,6 +145,11 @@ func TestLiveGame(t *testing.T) {
 		{"not an object", "bad_request"},
 		{rawText(`{"type":"move","id":15,"ply":1,"move":"a1"}]`), "bad_request"},
 		{rawText(`{"type":"resign","id":16}}`), "bad_request"},
+		// encoding/json would take these as the move a1, or a
+		// resignation.
+		{map[string]any{"Type": "move", "id": 17, "ply": 1, "move": "a1"}, "bad_request"},
+		{map[string]any{"type": "move", "id": 18, "ply": 1, "MOVE": "a1"}, "bad_request"},
+		{rawText(`{"type":"move","type":"resign","id":19}`), "bad_request"},
 	} {
 		black.send(tt.msg)
 		e := black.next("error")
