@@ -13,12 +13,12 @@ import (
 // ErrStop ends EachMember early, without an error.
 var ErrStop = errors.New("stop")
 
-// EachMember calls f with the key and the value, as written, of each
+// EachMember calls f with the key (unescaped) and the value (as written) of each
 // member of the JSON object data, in order, until f returns an error.
 // It checks the object's structure: strings and brackets that end, a
 // colon after each key, a comma between members and nothing after the
 // object. What f leaves undecoded is not checked further.
-func EachMember(data []byte, f func(key string, value []byte) error) error {
+func EachMember(data []byte, f func(key, value []byte) error) error {
 	i := skipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
 		return errors.New("not a JSON object")
@@ -32,11 +32,15 @@ func EachMember(data []byte, f func(key string, value []byte) error) error {
 		if keyEnd < 0 {
 			return errors.New("a key does not end")
 		}
-		key := string(data[i+1 : keyEnd-1])
-		if bytes.IndexByte(data[i:keyEnd], '\\') >= 0 {
-			if err := json.Unmarshal(data[i:keyEnd], &key); err != nil {
+		// The key as written, unless it needs unescaping: most callers
+		// only compare it, which then costs no copy.
+		key := data[i+1 : keyEnd-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var k string
+			if err := json.Unmarshal(data[i:keyEnd], &k); err != nil {
 				return err
 			}
+			key = []byte(k)
 		}
 		colon := skipSpace(data, keyEnd)
 		if colon == len(data) || data[colon] != ':' {

@@ -21,8 +21,8 @@ import (
 // playerView decodes what a player reads of a message.
 func playerView(data []byte) (*message, error) {
 	m := new(message)
-	err := jsonscan.EachMember(data, func(key string, value []byte) error {
-		switch key {
+	err := jsonscan.EachMember(data, func(key, value []byte) error {
+		switch string(key) {
 		case "type":
 			return decode(value, &m.Type)
 		case "version":
@@ -79,9 +79,9 @@ func decodeObject[T any](value []byte, p **T, keys [2]string, fields func(*T) [2
 		*p = new(T)
 	}
 	to := fields(*p)
-	return jsonscan.EachMember(value, func(key string, value []byte) error {
+	return jsonscan.EachMember(value, func(key, value []byte) error {
 		for i, k := range keys {
-			if key == k {
+			if string(key) == k {
 				return decode(value, to[i])
 			}
 		}
@@ -94,9 +94,9 @@ func decodeObject[T any](value []byte, p **T, keys [2]string, fields func(*T) [2
 // watcher gets, which grows with the game, is not even looked at.
 func watcherView(data []byte) (*message, error) {
 	m := new(message)
-	err := jsonscan.EachMember(data, func(key string, value []byte) error {
+	err := jsonscan.EachMember(data, func(key, value []byte) error {
 		var err error
-		switch key {
+		switch string(key) {
 		case "type":
 			err = decode(value, &m.Type)
 		case "version":

@@ -230,7 +230,7 @@ func TestBadInput(t *testing.T) {
 	says := map[string]string{
 		"malformed JSON":              "it ends too soon",
 		"unknown field":               `unknown field "x"`,
-		"a field in capitals":         `malformed JSON: unknown field "MOVE" (names are written in lower case)`,
+		"a field in capitals":         `malformed JSON: unknown field "MOVE" (it is written "move")`,
 		"a field twice":               `malformed JSON: "move" is given twice`,
 		"a clock's field in capitals": `malformed JSON: in "clock": unknown field "Days"`,
 		"ply as text":                 `"ply" must be a whole number in range`,

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 
@@ -17,17 +16,23 @@ import (
 var errMoreThanOne = errors.New("more than one value")
 
 // decodeStrict decodes data, one JSON value, into v, refusing members v
-// does not have. encoding/json also takes a member's name in any case
-// ("Type" for "type") and the last of a name given twice: both are
+// does not have. encoding/json alone would take a member's name in any
+// case ("Type" for "type") and the last of a name given twice: both are
 // refused too, as a client that sends them may mean something else.
 func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := json.Unmarshal(data, v); err != nil {
+		// What is wrong, in the words jsonProblem has for it.
+		var syntax *json.SyntaxError
+		switch {
+		case !errors.As(err, &syntax):
+		case len(bytes.TrimSpace(data)) == 0:
+			return io.EOF
+		case strings.HasSuffix(syntax.Error(), "after top-level value"):
+			return errMoreThanOne
+		case strings.HasSuffix(syntax.Error(), "unexpected end of JSON input"):
+			return io.ErrUnexpectedEOF
+		}
 		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errMoreThanOne
 	}
 	return checkNames(data, reflect.TypeOf(v))
 }
@@ -43,18 +48,18 @@ func checkNames(data []byte, t reflect.Type) error {
 		return nil // a json.RawMessage is checked where it is decoded
 	}
 	fields := fieldsOf(t)
-	var seen []string
+	var seen uint64 // by the field's number
 	var problem error
-	err := jsonscan.EachMember(data, func(key string, value []byte) error {
-		ft, ok := fields[key]
+	err := jsonscan.EachMember(data, func(key, value []byte) error {
+		f, ok := fields[string(key)]
 		switch {
 		case !ok:
-			problem = fmt.Errorf("unknown field %q (names are written in lower case)", key)
-		case slices.Contains(seen, key):
+			problem = unknownField(key, fields)
+		case seen&(1<<f.n) != 0:
 			problem = fmt.Errorf("%q is given twice", key)
 		default:
-			seen = append(seen, key)
-			if err := checkNames(value, ft); err != nil {
+			seen |= 1 << f.n
+			if err := checkNames(value, f.typ); err != nil {
 				problem = fmt.Errorf("in %q: %w", key, err)
 			}
 		}
@@ -69,15 +74,36 @@ func checkNames(data []byte, t reflect.Type) error {
 	return problem
 }
 
-var structFields sync.Map // reflect.Type → map[string]reflect.Type
-
-// fieldsOf maps the JSON names of struct type t's fields to their types.
-func fieldsOf(t reflect.Type) map[string]reflect.Type {
-	if f, ok := structFields.Load(t); ok {
-		return f.(map[string]reflect.Type)
+// unknownField says that no field is named key, and how to write the
+// one it may mean.
+func unknownField(key []byte, fields map[string]field) error {
+	for name := range fields {
+		if strings.EqualFold(name, string(key)) {
+			return fmt.Errorf("unknown field %q (it is written %q)", key, name)
+		}
 	}
-	fields := map[string]reflect.Type{}
+	return fmt.Errorf("unknown field %q", key)
+}
+
+// A field is what checkNames needs of a struct's field: its number, for
+// telling whether it was seen, and its type.
+type field struct {
+	n   int
+	typ reflect.Type
+}
+
+var structFields sync.Map // reflect.Type → map[string]field
+
+// fieldsOf maps the JSON names of struct type t's fields to them.
+func fieldsOf(t reflect.Type) map[string]field {
+	if f, ok := structFields.Load(t); ok {
+		return f.(map[string]field)
+	}
+	fields := map[string]field{}
 	addFields(t, fields)
+	if len(fields) > 64 {
+		panic(fmt.Sprintf("%v: more fields than checkNames can tell apart", t))
+	}
 	structFields.Store(t, fields)
 	return fields
 }
@@ -85,7 +111,7 @@ func fieldsOf(t reflect.Type) map[string]reflect.Type {
 // addFields adds the fields of struct type t to fields, those of a
 // struct embedded without a name of its own as if they were t's, as
 // encoding/json reads them.
-func addFields(t reflect.Type, fields map[string]reflect.Type) {
+func addFields(t reflect.Type, fields map[string]field) {
 	for f := range t.Fields() {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		switch {
@@ -94,9 +120,9 @@ func addFields(t reflect.Type, fields map[string]reflect.Type) {
 			addFields(f.Type, fields)
 		case !f.IsExported():
 		case name == "":
-			fields[f.Name] = f.Type
+			fields[f.Name] = field{len(fields), f.Type}
 		default:
-			fields[name] = f.Type
+			fields[name] = field{len(fields), f.Type}
 		}
 	}
 }
