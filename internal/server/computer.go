@@ -273,11 +273,11 @@ func seedOf(id string) uint64 {
 }
 
 // resume queues every game where the computer may be to move, asking
-// the store again every few seconds until it answers, and sets the timer
+// the store again after retry until it answers, and sets the timer
 // of every clock, for a server that has just started. (Clocks are looked
 // for again once a minute anyway, should the store fail now: see
 // lookAtClocks.)
-func (h *hub) resume(ctx context.Context) {
+func (h *hub) resume(ctx context.Context, retry time.Duration) {
 	for {
 		ids, err := h.store.ComputerGames(ctx)
 		if err == nil {
@@ -293,7 +293,7 @@ func (h *hub) resume(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(retryAfter):
+		case <-time.After(retry):
 		}
 	}
 	h.watchClocks(ctx)

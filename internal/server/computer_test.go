@@ -304,6 +304,35 @@ func TestComputerTriesAgainAfterTheStoreFailed(t *testing.T) {
 	}
 }
 
+// A server started while the store fails asks it again for the games
+// waiting for the computer, until it answers, and the computer moves in
+// them.
+func TestStartAsksTheStoreAgain(t *testing.T) {
+	ts, f := newFaultyServer(t)
+	h := ts.srv.hub
+	// The computer opens, but its search is not to run, as if the server
+	// had stopped before it did.
+	h.thinkers.close()
+	var c createResponse
+	if code := ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"opponent":"computer","level":1,"start":"friend"}`, &c); code != http.StatusCreated {
+		t.Fatal(code)
+	}
+	h.thinkers = newThinkers(1, h.computerMove, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	t.Cleanup(h.thinkers.close)
+	f.failLists.Store(2)
+	h.resume(t.Context(), time.Millisecond)
+	if n := f.lists.Load(); n != 3 {
+		t.Fatalf("the store was asked %d times, not 3", n)
+	}
+	deadline := time.Now().Add(30 * time.Second) // only to end a test that hangs
+	for len(ts.state(t, c.ID, c.Secret).Moves) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the computer did not move")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // A search whose game moves on (here it is resigned) stops: it would
 // answer nothing, and other games' searches wait for its processor. An
 // event that leaves the position as it was lets it think on.

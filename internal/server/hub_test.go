@@ -31,6 +31,16 @@ type faultyStore struct {
 	appends        atomic.Int64
 	failLoad       atomic.Bool // the next Load fails
 	loads          atomic.Int64
+	failLists      atomic.Int64 // so many more ComputerGames fail
+	lists          atomic.Int64
+}
+
+func (f *faultyStore) ComputerGames(ctx context.Context) ([]string, error) {
+	f.lists.Add(1)
+	if f.failLists.Add(-1) >= 0 {
+		return nil, errors.New("the disk is away")
+	}
+	return f.SQLite.ComputerGames(ctx)
 }
 
 func (f *faultyStore) Append(ctx context.Context, id string, events []store.Event, end *store.Ending) error {

@@ -524,7 +524,7 @@ func TestRestartedInstancesSearchOnce(t *testing.T) {
 	nodes := []*node{c.start(nodeOptions{}), c.start(nodeOptions{}), c.start(nodeOptions{})}
 	var wg sync.WaitGroup
 	for _, n := range nodes {
-		wg.Go(func() { n.srv.hub.resume(t.Context()) })
+		wg.Go(func() { n.srv.hub.resume(t.Context(), retryAfter) })
 	}
 	wg.Wait()
 	nodes[0].waitFor(t, created.ID, created.Secret, "the computer's move", func(s Snapshot) bool { return len(s.Moves) == 1 })

@@ -355,7 +355,7 @@ func (s *Server) Listen() error { return s.hub.listen() }
 // idle games from memory until ctx ends, then stops the computer's
 // searches and closes every live connection.
 func (s *Server) Run(ctx context.Context) {
-	go s.hub.resume(ctx)
+	go s.hub.resume(ctx, retryAfter)
 	go s.push.run(ctx)
 	t := time.NewTicker(evictEvery)
 	defer t.Stop()
