@@ -21,7 +21,7 @@ import (
 func TestDragDVONN(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice := bt.NewProfile(t)
-	g := apiPair(t, srv, "dvonn")
+	g := apiPair(t, srv, `{"game":"dvonn","start":"me"}`)
 	must(t, bt.Navigate(alice, g.playerURL))
 	waitStatus(t, alice, "Your turn")
 
@@ -104,7 +104,7 @@ func TestDragFanorona(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice := bt.NewProfile(t)
 	bob := bt.NewProfile(t, bt.Phone)
-	g := apiPair(t, srv, "fanorona")
+	g := apiPair(t, srv, `{"game":"fanorona","start":"me"}`)
 	must(t, bt.Navigate(alice, g.playerURL))
 	must(t, bt.Navigate(bob, g.otherURL))
 	waitStatus(t, bob, "Your friend's turn")
@@ -163,9 +163,9 @@ type pair struct {
 	secrets             map[string]string // by colour
 }
 
-// apiPair creates a game in which the creator plays White and seats a
-// friend, both through the API.
-func apiPair(t *testing.T, srv *bt.Server, game string) pair {
+// apiPair creates a game as body asks, its creator playing White, and
+// seats a friend, both through the API.
+func apiPair(t *testing.T, srv *bt.Server, body string) pair {
 	t.Helper()
 	var c struct {
 		ID        string `json:"id"`
@@ -173,7 +173,7 @@ func apiPair(t *testing.T, srv *bt.Server, game string) pair {
 		PlayerURL string `json:"player_url"`
 		InviteURL string `json:"invite_url"`
 	}
-	if code, err := post(t, srv.URL+"/api/games", "", fmt.Sprintf(`{"game":%q,"start":"me"}`, game), &c); code != http.StatusCreated || err != nil {
+	if code, err := post(t, srv.URL+"/api/games", "", body, &c); code != http.StatusCreated || err != nil {
 		t.Fatalf("create: %d %v", code, err)
 	}
 	var j struct {

@@ -2,12 +2,16 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
 
+	"bretter/games/dvonn"
 	bt "bretter/internal/browsertest"
 	"bretter/internal/web"
 )
@@ -147,6 +151,34 @@ func TestTakebackNotices(t *testing.T) {
 	// A move taken back is not taken back again: no button the server
 	// would refuse.
 	waitFor(t, alice, `document.querySelector("#actions button.offer-draw") !== null && document.querySelector("#actions button.takeback") === null`, true, "no takeback to ask for")
+}
+
+// A pass the rules made is no move to take back: a player whose only
+// move of their own is one gets no takeback button, which the server
+// would refuse.
+func TestNoTakebackOfAPass(t *testing.T) {
+	plan := dvonnPlan(t)
+	p := slices.Index(plan, "PASS")
+	// The game starts from the moves before the one that forces the pass.
+	s := dvonn.New()
+	for _, m := range plan[:p-1] {
+		play(t, s, m)
+	}
+	forcer, passer := s.ToMove().String(), s.ToMove().Other().String()
+	given, _ := json.Marshal(plan[:p-1])
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, fmt.Sprintf(`{"game":"dvonn","start":"me","moves":%s}`, given))
+	page := bt.NewProfile(t)
+	seat := map[string]string{"white": g.playerURL, "black": g.otherURL}[passer]
+	must(t, bt.Navigate(page, seat))
+	waitStatus(t, page, "Your friend's turn")
+	g.move(t, srv, forcer, p-1, plan[p-1])
+	waitMoves(t, page, p+1)
+	must(t, bt.WaitText(page, "#moves li.latest", "pass"))
+	waitFor(t, page, `document.querySelector("#actions button.offer-draw") !== null && document.querySelector("#actions button.takeback") === null`, true, "no takeback of a pass")
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/offer", g.secrets[passer], `{"kind":"takeback"}`, nil); err != nil || code != http.StatusConflict {
+		t.Fatalf("the server answers a takeback of the pass with %d %v", code, err)
+	}
 }
 
 // Calling a game off ends it for both at once, so the page asks first; a
