@@ -170,7 +170,10 @@ func readJSON(r *http.Request, v any) error {
 		if errors.As(err, &tooBig) {
 			return refuse(http.StatusRequestEntityTooLarge, "too_large", "the request is larger than %d bytes", maxBody)
 		}
-		return refuse(http.StatusBadRequest, "bad_request", "the request's body could not be read: %v", err)
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: %s", jsonProblem(err))
+		}
+		return refuse(http.StatusBadRequest, "bad_request", "the request's body could not be read whole")
 	}
 	if err := decodeStrict(data, v); err != nil {
 		return refuse(http.StatusBadRequest, "bad_request", "malformed JSON: %s", jsonProblem(err))

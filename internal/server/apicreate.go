@@ -3,11 +3,13 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 
 	"bretter/ai"
 	"bretter/game"
 	"bretter/internal/clock"
+	"bretter/internal/jsonscan"
 )
 
 // createRequest is the body of POST /api/games.
@@ -146,11 +148,27 @@ func (s *Server) parseOptions(name string, raw json.RawMessage) (game.Options, e
 	if len(raw) == 0 || string(raw) == "null" {
 		return opts, nil
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
+	// Each option once: decoded into a map, the last of a name given
+	// twice would be taken.
+	var fields []string
+	var values []json.RawMessage
+	twice := ""
+	err := jsonscan.EachMember(raw, func(key, value []byte) error {
+		if slices.Contains(fields, string(key)) {
+			twice = string(key)
+			return jsonscan.ErrStop
+		}
+		fields, values = append(fields, string(key)), append(values, value)
+		return nil
+	})
+	switch {
+	case err != nil:
 		return nil, refuse(http.StatusBadRequest, "bad_request", "options must be an object")
+	case twice != "":
+		return nil, refuse(http.StatusBadRequest, "bad_request", "option %s is given twice", twice)
 	}
-	for name, v := range fields {
+	for i, name := range fields {
+		v := values[i]
 		var def *game.Option
 		for i := range g.Options {
 			if g.Options[i].Name == name {

@@ -188,6 +188,8 @@ func TestBadInput(t *testing.T) {
 		{"size x", "POST", "/api/games", "", `{"game":"havannah","options":{"size":"x"}}`, 400, "bad_request"},
 		{"swap as number", "POST", "/api/games", "", `{"game":"havannah","options":{"swap":2}}`, 400, "bad_request"},
 		{"unknown option", "POST", "/api/games", "", `{"game":"havannah","options":{"colour":1}}`, 400, "bad_request"},
+		{"an option twice", "POST", "/api/games", "", `{"game":"havannah","options":{"size":5,"size":8}}`, 400, "bad_request"},
+		{"options as a list", "POST", "/api/games", "", `{"game":"havannah","options":[5]}`, 400, "bad_request"},
 		{"options for a game without", "POST", "/api/games", "", `{"game":"dvonn","options":{"size":8}}`, 400, "bad_request"},
 		{"unknown game to create", "POST", "/api/games", "", `{"game":"chess"}`, 400, "bad_request"},
 		{"bad start", "POST", "/api/games", "", `{"game":"havannah","start":"you"}`, 400, "bad_request"},
@@ -230,6 +232,8 @@ func TestBadInput(t *testing.T) {
 	says := map[string]string{
 		"malformed JSON":              "it ends too soon",
 		"unknown field":               `unknown field "x"`,
+		"an option twice":             "option size is given twice",
+		"options as a list":           "options must be an object",
 		"a field in capitals":         `malformed JSON: unknown field "MOVE" (it is written "move")`,
 		"a field twice":               `malformed JSON: "move" is given twice`,
 		"a clock's field in capitals": `malformed JSON: in "clock": unknown field "Days"`,

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,32 +39,72 @@ func decodeStrict(data []byte, v any) error {
 }
 
 // checkNames checks that the members of the objects in data, a value of
-// type t that encoding/json has read already, are named exactly as t's
-// fields, each once.
+// type t that encoding/json has read already, are named exactly as the
+// fields of the structs they are read into, and that no object, a map's
+// included, names a member twice.
 func checkNames(data []byte, t reflect.Type) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t.Kind() != reflect.Struct || string(data) == "null" {
-		return nil // a json.RawMessage is checked where it is decoded
+	if !checked(t) || string(bytes.TrimSpace(data)) == "null" {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		var items []json.RawMessage
+		if err := json.Unmarshal(data, &items); err != nil {
+			return err
+		}
+		for i, item := range items {
+			if err := checkNames(item, t.Elem()); err != nil {
+				return fmt.Errorf("in item %d: %w", i+1, err)
+			}
+		}
+		return nil
+	case reflect.Map:
+		seen := map[string]bool{}
+		return eachName(data, func(key, value []byte) error {
+			if seen[string(key)] {
+				return fmt.Errorf("%q is given twice", key)
+			}
+			seen[string(key)] = true
+			return inMember(key, checkNames(value, t.Elem()))
+		})
 	}
 	fields := fieldsOf(t)
-	var seen uint64 // by the field's number
-	var problem error
-	err := jsonscan.EachMember(data, func(key, value []byte) error {
+	var few [64]bool // by the field's number
+	seen := few[:]
+	if len(fields) > len(few) {
+		seen = make([]bool, len(fields))
+	}
+	return eachName(data, func(key, value []byte) error {
 		f, ok := fields[string(key)]
 		switch {
 		case !ok:
-			problem = unknownField(key, fields)
-		case seen&(1<<f.n) != 0:
-			problem = fmt.Errorf("%q is given twice", key)
-		default:
-			seen |= 1 << f.n
-			if err := checkNames(value, f.typ); err != nil {
-				problem = fmt.Errorf("in %q: %w", key, err)
-			}
+			return unknownField(key, fields)
+		case seen[f.n]:
+			return fmt.Errorf("%q is given twice", key)
 		}
-		if problem != nil {
+		seen[f.n] = true
+		return inMember(key, checkNames(value, f.typ))
+	})
+}
+
+// inMember says where a problem found in the value of member key lies.
+func inMember(key []byte, problem error) error {
+	if problem == nil {
+		return nil
+	}
+	return fmt.Errorf("in %q: %w", key, problem)
+}
+
+// eachName calls f with each member of the object data until f finds a
+// problem, which it returns, said of the member's value where it lies
+// deeper.
+func eachName(data []byte, f func(key, value []byte) error) error {
+	var problem error
+	err := jsonscan.EachMember(data, func(key, value []byte) error {
+		if problem = f(key, value); problem != nil {
 			return jsonscan.ErrStop
 		}
 		return nil
@@ -72,6 +113,30 @@ func checkNames(data []byte, t reflect.Type) error {
 		return err
 	}
 	return problem
+}
+
+var (
+	jsonReader = reflect.TypeFor[json.Unmarshaler]()
+	textReader = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// checked reports whether checkNames looks into values of type t: objects
+// read into structs or maps, and lists of them. A type that reads itself
+// (time.Time, json.RawMessage) is left to its own reading.
+func checked(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if p := reflect.PointerTo(t); p.Implements(jsonReader) || p.Implements(textReader) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return true
+	case reflect.Slice, reflect.Array:
+		return checked(t.Elem())
+	}
+	return false
 }
 
 // unknownField says that no field is named key, and how to write the
@@ -101,28 +166,36 @@ func fieldsOf(t reflect.Type) map[string]field {
 	}
 	fields := map[string]field{}
 	addFields(t, fields)
-	if len(fields) > 64 {
-		panic(fmt.Sprintf("%v: more fields than checkNames can tell apart", t))
-	}
 	structFields.Store(t, fields)
 	return fields
 }
 
-// addFields adds the fields of struct type t to fields, those of a
-// struct embedded without a name of its own as if they were t's, as
-// encoding/json reads them.
+// addFields adds the fields of struct type t to fields, and then, as
+// encoding/json reads them, those of the structs embedded in t without a
+// name of their own, each unless a field nearer t has its name.
 func addFields(t reflect.Type, fields map[string]field) {
+	var embedded []reflect.Type
 	for f := range t.Fields() {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
 		switch {
 		case name == "-":
-		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
-			addFields(f.Type, fields)
+		case f.Anonymous && name == "" && ft.Kind() == reflect.Struct:
+			embedded = append(embedded, ft)
 		case !f.IsExported():
-		case name == "":
-			fields[f.Name] = field{len(fields), f.Type}
 		default:
-			fields[name] = field{len(fields), f.Type}
+			if name == "" {
+				name = f.Name
+			}
+			if _, ok := fields[name]; !ok {
+				fields[name] = field{len(fields), f.Type}
+			}
 		}
+	}
+	for _, e := range embedded {
+		addFields(e, fields)
 	}
 }

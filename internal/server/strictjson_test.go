@@ -1,7 +1,11 @@
 package server
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestDecodeStrict(t *testing.T) {
@@ -39,6 +43,7 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"mov\u0065":"e5","move":"a1"}`, `"move" is given twice`},
 		{`{"clock":{"Days":3}}`, `in "clock": unknown field "Days" (it is written "days")`},
 		{`{"clock":{"days":3,"days":5}}`, `in "clock": "days" is given twice`},
+		{"null\n", ""},
 	} {
 		var r request
 		got := ""
@@ -48,5 +53,66 @@ func TestDecodeStrict(t *testing.T) {
 		if got != tt.problem {
 			t.Errorf("%q: %q, want %q", tt.data, got, tt.problem)
 		}
+	}
+}
+
+// Objects deeper down are checked too: in lists and maps, and in structs
+// embedded by pointer. What reads itself is left alone, and a field
+// nearer the top hides an embedded one of its name.
+func TestDecodeStrictDeeper(t *testing.T) {
+	type item struct {
+		A int `json:"a"`
+	}
+	type Base struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}
+	type request struct {
+		*Base
+		B     string          `json:"b"` // hides Base's
+		Items []item          `json:"items"`
+		ByKey map[string]item `json:"by_key"`
+		Sizes map[string]int  `json:"sizes"`
+		When  time.Time       `json:"when"`
+		Lists [][]item        `json:"lists"`
+	}
+	for _, tt := range []struct{ data, problem string }{
+		{`{"a":1,"b":"x","items":[{"a":1},{"a":2}],"by_key":{"k":{"a":1}},"sizes":{"x":1,"y":2},"when":"2026-01-02T03:04:05Z","lists":[[{"a":1}]]}`, ""},
+		{`{"items":[{"a":1},{"a":2,"x":3}]}`, `in "items": in item 2: unknown field "x"`},
+		{`{"items":[{"A":1}]}`, `in "items": in item 1: unknown field "A" (it is written "a")`},
+		{`{"lists":[[{"a":1,"a":2}]]}`, `in "lists": in item 1: in item 1: "a" is given twice`},
+		{`{"by_key":{"k":{"x":1}}}`, `in "by_key": in "k": unknown field "x"`},
+		{`{"by_key":{"k":{"a":1},"k":{"a":2}}}`, `in "by_key": "k" is given twice`},
+		{`{"sizes":{"x":1,"x":2}}`, `in "sizes": "x" is given twice`},
+		{`{"a":1,"a":2}`, `"a" is given twice`},
+		{`{"b":"x","b":"y"}`, `"b" is given twice`},
+		{`{"items":null,"by_key":null}`, ""},
+	} {
+		var r request
+		got := ""
+		if err := decodeStrict([]byte(tt.data), &r); err != nil {
+			got = jsonProblem(err)
+		}
+		if got != tt.problem {
+			t.Errorf("%q: %q, want %q", tt.data, got, tt.problem)
+		}
+	}
+}
+
+// A struct of many fields is checked as one of few.
+func TestDecodeStrictManyFields(t *testing.T) {
+	var fields []reflect.StructField
+	var members []string
+	for i := range 70 {
+		name := fmt.Sprintf("f%d", i)
+		fields = append(fields, reflect.StructField{Name: strings.ToUpper(name), Type: reflect.TypeFor[int](), Tag: reflect.StructTag(`json:"` + name + `"`)})
+		members = append(members, fmt.Sprintf(`"%s":%d`, name, i))
+	}
+	v := reflect.New(reflect.StructOf(fields)).Interface()
+	if err := decodeStrict([]byte("{"+strings.Join(members, ",")+"}"), v); err != nil {
+		t.Fatalf("70 fields: %v", err)
+	}
+	if err := decodeStrict([]byte(`{"f69":1,"f69":2}`), v); err == nil || jsonProblem(err) != `"f69" is given twice` {
+		t.Fatalf("the 70th field twice: %v", err)
 	}
 }

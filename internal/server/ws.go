@@ -329,11 +329,7 @@ func (u undoList) run() {
 func (s *Server) handleMessage(ctx context.Context, client, id, secret string, sub *subscriber, data []byte, received time.Time) (reply, bool) {
 	var m clientMessage
 	if err := decodeStrict(data, &m); err != nil {
-		id := m.ID // read before the fault, if it was
-		if id == 0 {
-			id = messageID(data)
-		}
-		return errorReply(id, refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
+		return errorReply(messageID(data), refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
 	}
 	var err error
 	rep := reply{Type: "ack", ID: m.ID}
@@ -450,7 +446,8 @@ func messageID(data []byte) int64 {
 	var m struct {
 		ID int64 `json:"id"`
 	}
-	if json.Unmarshal(data, &m) != nil {
+	// The first value, whatever follows it.
+	if json.NewDecoder(bytes.NewReader(data)).Decode(&m) != nil {
 		return 0
 	}
 	return m.ID
