@@ -44,7 +44,7 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	busPrefix := fs.String("bus-prefix", envOr("BRETTER_BUS_PREFIX", "bretter"), "what the site's NATS subjects and lease bucket begin with (env BRETTER_BUS_PREFIX)")
 	instance := fs.String("instance", envOr("BRETTER_INSTANCE", hostname()), "this instance's name in the logs (env BRETTER_INSTANCE)")
 	verbose := fs.Bool("v", false, "log every request")
-	pushEndpoints := fs.String("push-endpoints", "", "comma-separated address prefixes Web Push may send to (default: the browsers' push services)")
+	pushEndpoints := fs.String("push-endpoints", os.Getenv("BRETTER_PUSH_ENDPOINTS"), "comma-separated address prefixes Web Push may send to (default: the browsers' push services) (env BRETTER_PUSH_ENDPOINTS)")
 	publicURL := fs.String("public-url", envOr("BRETTER_PUBLIC_URL", ""), "where people reach the site, e.g. https://bretter.example; links are built from it, https makes cookies Secure and sends HSTS (env BRETTER_PUBLIC_URL)")
 	trusted := fs.String("trusted-proxies", envOr("BRETTER_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For and X-Forwarded-Proto headers are believed (env BRETTER_TRUSTED_PROXIES)")
 	if err := fs.Parse(args); err != nil {

@@ -1,10 +1,20 @@
 package e2e
 
 import (
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	bt "bretter/internal/browsertest"
@@ -33,5 +43,51 @@ func TestPushNoticesRefused(t *testing.T) {
 	must(t, bt.WaitText(alice, "#notices-note", hint))
 	if shown, err := bt.Eval[bool](alice, `!document.getElementById("notices-off").hidden`); err != nil || shown {
 		t.Fatalf("a refused browser offers to stop the notices (%v)", err)
+	}
+}
+
+// A player turns notices on: the page hands the server the browser's
+// subscription as the browser writes it, and the server then sends the
+// push service a notice when it is the player's turn. (The push service
+// is a stand-in here, and so is the browser's subscription to it, which
+// needs the real service.)
+func TestPushNoticesOn(t *testing.T) {
+	var notices atomic.Int64
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		notices.Add(1)
+		w.WriteHeader(http.StatusCreated)
+	}))
+	t.Cleanup(service.Close)
+	key, err := ecdh.P256().GenerateKey(rand.Reader)
+	must(t, err)
+	b64 := base64.RawURLEncoding.EncodeToString
+	// What the browser's PushSubscription.toJSON gives, expirationTime
+	// included.
+	sub, _ := json.Marshal(map[string]any{
+		"endpoint": service.URL + "/send/alice", "expirationTime": nil,
+		"keys": map[string]string{"p256dh": b64(key.PublicKey().Bytes()), "auth": b64(make([]byte, 16))},
+	})
+	srv := bt.StartServerEnv(t, "", "BRETTER_PUSH_ENDPOINTS="+service.URL+"/send/")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	_, err = cdp.Call(alice, chromedp.FromContext(alice).Browser, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted, Origin: srv.URL,
+	})
+	must(t, err)
+	_, err = cdp.Call(alice, chromedp.FromContext(alice).Target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: fmt.Sprintf(`{ const sub = { endpoint: %q, toJSON: () => (%s) };
+			PushManager.prototype.getSubscription = async () => null;
+			PushManager.prototype.subscribe = async () => sub; }`, service.URL+"/send/alice", sub),
+	})
+	must(t, err)
+	startPair(t, srv, alice, bob, "4")
+	clickCell(t, alice, "a1")
+	waitStatus(t, bob, "Your turn")
+	must(t, bt.Click(alice, "#notices-on"))
+	waitFor(t, alice, `!document.getElementById("notices-off").hidden`, true, "the notices on")
+	clickCell(t, bob, "b1")
+	for deadline := time.Now().Add(bt.Timeout); notices.Load() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no notice reached the push service")
+		}
 	}
 }

@@ -239,7 +239,16 @@ func (p *pusher) sendOne(ctx context.Context, n notice, subs []store.Subscriptio
 // subscribeRequest is the body of POST /api/games/{id}/push: the
 // browser's PushSubscription, as its toJSON gives it.
 type subscribeRequest struct {
-	Subscription *webpush.Subscription `json:"subscription"`
+	Subscription *struct {
+		Endpoint string `json:"endpoint"`
+		// When the subscription ends, if the service says (usually null);
+		// not kept: a service answers an ended one with 404 or 410.
+		ExpirationTime *float64 `json:"expirationTime"`
+		Keys           struct {
+			P256dh string `json:"p256dh"`
+			Auth   string `json:"auth"`
+		} `json:"keys"`
+	} `json:"subscription"`
 }
 
 func (s *Server) apiPushKey(w http.ResponseWriter, r *http.Request) {

@@ -73,7 +73,7 @@ func newPushService(t *testing.T, siteKey string) *pushService {
 // subscription is what the browser's PushSubscription.toJSON gives.
 func (ps *pushService) subscription(path string) map[string]any {
 	b64 := base64.RawURLEncoding.EncodeToString
-	return map[string]any{"endpoint": ps.URL + path, "keys": map[string]string{"p256dh": b64(ps.key.PublicKey().Bytes()), "auth": b64(ps.auth)}}
+	return map[string]any{"endpoint": ps.URL + path, "expirationTime": nil, "keys": map[string]string{"p256dh": b64(ps.key.PublicKey().Bytes()), "auth": b64(ps.auth)}}
 }
 
 func (ps *pushService) receive(r *http.Request) (map[string]string, error) {
