@@ -45,6 +45,7 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	instance := fs.String("instance", envOr("BRETTER_INSTANCE", hostname()), "this instance's name in the logs (env BRETTER_INSTANCE)")
 	verbose := fs.Bool("v", false, "log every request")
 	pushEndpoints := fs.String("push-endpoints", os.Getenv("BRETTER_PUSH_ENDPOINTS"), "comma-separated address prefixes Web Push may send to (default: the browsers' push services) (env BRETTER_PUSH_ENDPOINTS)")
+	pushContact := fs.String("push-contact", os.Getenv("BRETTER_PUSH_CONTACT"), "an e-mail address or https URL the push services may write to about this site (default: the public URL) (env BRETTER_PUSH_CONTACT)")
 	publicURL := fs.String("public-url", envOr("BRETTER_PUBLIC_URL", ""), "where people reach the site, e.g. https://bretter.example; links are built from it, https makes cookies Secure and sends HSTS (env BRETTER_PUBLIC_URL)")
 	trusted := fs.String("trusted-proxies", envOr("BRETTER_TRUSTED_PROXIES", ""), "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For and X-Forwarded-Proto headers are believed (env BRETTER_TRUSTED_PROXIES)")
 	if err := fs.Parse(args); err != nil {
@@ -53,6 +54,10 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	public, err := server.ParsePublicURL(*publicURL)
 	if err != nil {
 		fmt.Fprintf(stderr, "bretter serve: -public-url: %v\n", err)
+		return 2
+	}
+	if c := *pushContact; c != "" && !strings.HasPrefix(c, "https://") && !strings.Contains(c, "@") {
+		fmt.Fprintf(stderr, "bretter serve: -push-contact: %q is neither an e-mail address nor an https URL\n", c)
 		return 2
 	}
 	proxies, err := server.ParsePrefixes(*trusted)
@@ -90,7 +95,7 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := server.Config{Games: games, Log: log, PushServices: push, PublicURL: public, TrustedProxies: proxies, MaxLive: *maxLive}
+	cfg := server.Config{Games: games, Log: log, PushServices: push, PushContact: *pushContact, PublicURL: public, TrustedProxies: proxies, MaxLive: *maxLive}
 	if err := run(ctx, *addr, storeOptions{*db, sync}, busOptions{*busURL, *busPrefix, *instance}, cfg, log, stderr); err != nil {
 		log.Error("bretter stopped", "err", err)
 		return 1

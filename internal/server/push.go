@@ -236,6 +236,19 @@ func (p *pusher) sendOne(ctx context.Context, n notice, subs []store.Subscriptio
 	return kept
 }
 
+// pushContact is the contact the site signs its notices with: the one
+// given, else the public address. Apple's push service refuses a contact
+// at localhost, the last resort of a site that has neither.
+func pushContact(given, publicURL string) string {
+	switch {
+	case given != "":
+		return given
+	case strings.HasPrefix(publicURL, "https://"):
+		return publicURL
+	}
+	return "bretter@localhost"
+}
+
 // subscribeRequest is the body of POST /api/games/{id}/push: the
 // browser's PushSubscription, as its toJSON gives it.
 type subscribeRequest struct {

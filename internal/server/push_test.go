@@ -139,7 +139,7 @@ func (ps *pushService) checkVAPID(r *http.Request) error {
 	if err := json.Unmarshal(payload, &claims); err != nil {
 		return err
 	}
-	if claims.Aud != ps.URL || claims.Exp < time.Now().Unix() || claims.Sub == "" {
+	if claims.Aud != ps.URL || claims.Exp < time.Now().Unix() || !strings.HasPrefix(claims.Sub, "mailto:") && !strings.HasPrefix(claims.Sub, "https://") {
 		return fmt.Errorf("claims %+v", claims)
 	}
 	return nil
@@ -448,6 +448,21 @@ func TestNoticeKinds(t *testing.T) {
 			if text := ts.srv.site.T(lang, "push."+kind, "game", "Havannah", "move", "c3"); strings.ContainsAny(text, "{}") || !strings.HasPrefix(text, "Havannah") {
 				t.Errorf("%s push.%s: %q", lang, kind, text)
 			}
+		}
+	}
+}
+
+// The notices are signed with a contact the push services take: Apple's
+// refuses one at localhost, so a site with a public address gives that.
+func TestPushContact(t *testing.T) {
+	for _, tt := range []struct{ given, public, want string }{
+		{"", "https://bretter.example", "https://bretter.example"},
+		{"admin@bretter.example", "https://bretter.example", "admin@bretter.example"},
+		{"", "http://bretter.example", "bretter@localhost"},
+		{"", "", "bretter@localhost"},
+	} {
+		if got := pushContact(tt.given, tt.public); got != tt.want {
+			t.Errorf("given %q, public %q: %q, want %q", tt.given, tt.public, got, tt.want)
 		}
 	}
 }

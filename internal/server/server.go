@@ -59,7 +59,8 @@ type Config struct {
 	// PushServices are the address prefixes that Web Push may send to;
 	// nil means the browsers' own services (PushServices).
 	PushServices []string
-	// PushContact is who the push services may write to about this site.
+	// PushContact is who the push services may write to about this site:
+	// an e-mail address or an https URL (default: PublicURL).
 	PushContact string
 	// Bus connects this instance to the others of the site; nil when it
 	// runs alone.
@@ -170,9 +171,7 @@ func New(cfg Config) *Server {
 	if cfg.PushServices == nil {
 		cfg.PushServices = PushServices
 	}
-	if cfg.PushContact == "" {
-		cfg.PushContact = "bretter@localhost"
-	}
+	cfg.PushContact = pushContact(cfg.PushContact, s.publicURL)
 	s.hub.metrics = newMetrics(s.hub, cfg.Ready)
 	// A name of its own for each start, so that the instance knows its
 	// own news whatever it is called in the logs.
