@@ -151,7 +151,7 @@ func TestHeadersOfSubresources(t *testing.T) {
 	}
 	for _, enc := range []string{"", "br"} {
 		res, _ := fetch(t, ts.URL+script, enc)
-		if res.StatusCode != http.StatusOK || res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Referrer-Policy") != "no-referrer" {
+		if res.StatusCode != http.StatusOK || res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Referrer-Policy") != "same-origin" {
 			t.Errorf("the script (%q): %d, nosniff %q, referrer %q", enc, res.StatusCode, res.Header.Get("X-Content-Type-Options"), res.Header.Get("Referrer-Policy"))
 		}
 		for _, h := range docOnly {

@@ -249,7 +249,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = withOrigin(r, o)
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer") // a module's imports follow its own
+	// Addresses may hold a seat's secret: no other site is told them.
+	// Not "no-referrer", under which a browser sends the site's own
+	// forms with "Origin: null", refused as another site's by a browser
+	// that sends no Sec-Fetch-Site. (A module's imports follow its own.)
+	h.Set("Referrer-Policy", "same-origin")
 	if !s.subresource(r) {
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "+
 			"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
