@@ -138,8 +138,9 @@ func (s *Server) apiWithdrawRematch(w http.ResponseWriter, r *http.Request) {
 // too.
 func (s *Server) secret(r *http.Request, id string) string {
 	if auth := r.Header.Get("Authorization"); auth != "" {
-		secret, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok {
+		// The scheme in any case, as HTTP has it ("bearer" too).
+		scheme, secret, ok := strings.Cut(auth, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
 			return "\x00" // present but unusable: never matches
 		}
 		return strings.TrimSpace(secret)

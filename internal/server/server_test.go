@@ -336,3 +336,30 @@ func fmtState(ts *testServer, t *testing.T, id, secret string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// HTTP takes an authorization's scheme in any case: "bearer" is
+// "Bearer". Another scheme, or none, is still refused.
+func TestBearerInAnyCase(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"start":"me"}`)
+	for i, tt := range []struct {
+		auth string
+		code int
+	}{
+		{"bearer " + g.white, http.StatusOK},
+		{"Basic " + g.black, http.StatusForbidden},
+		{g.black, http.StatusForbidden},
+		{"BEARER  " + g.black, http.StatusOK},
+	} {
+		req, _ := http.NewRequest("POST", ts.URL+"/api/games/"+g.id+"/moves", strings.NewReader(fmt.Sprintf(`{"ply":%d,"move":"%s"}`, min(i, 1), []string{"a1", "b1", "b1", "b1"}[i])))
+		req.Header.Set("Authorization", tt.auth)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tt.code {
+			t.Errorf("%q: %d, want %d", strings.Fields(tt.auth)[0], res.StatusCode, tt.code)
+		}
+	}
+}
