@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/coder/websocket"
+
+	"bretter/internal/jsonscan"
 )
 
 // clientMessage is what a page sends over the live connection.
@@ -30,6 +33,40 @@ type clientMessage struct {
 	Options json.RawMessage `json:"options"`
 	Clock   json.RawMessage `json:"clock"`
 	Start   string          `json:"start"`
+}
+
+// messageMembers are the members each type of client message may have,
+// besides "type" and "id". All types share clientMessage: a member of
+// another type would otherwise be taken and ignored.
+var messageMembers = map[string][]string{
+	"move":     {"ply", "move"},
+	"resign":   nil,
+	"rematch":  {"options", "clock", "start"},
+	"withdraw": {"kind"},
+	"offer":    {"kind"},
+	"chat":     {"text"},
+	"name":     {"name"},
+	"answer":   {"kind", "accept"},
+	"resync":   {"after"},
+}
+
+// foreignMember is the first member of the message data, of type typ,
+// that such a message does not have, or "" (also for an unknown type,
+// refused as such).
+func foreignMember(typ string, data []byte) string {
+	allowed, ok := messageMembers[typ]
+	if !ok {
+		return ""
+	}
+	foreign := ""
+	jsonscan.EachMember(data, func(key, _ []byte) error {
+		if k := string(key); k != "type" && k != "id" && !slices.Contains(allowed, k) {
+			foreign = k
+			return jsonscan.ErrStop
+		}
+		return nil
+	})
+	return foreign
 }
 
 // reply answers one client message.
@@ -330,6 +367,9 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 	var m clientMessage
 	if err := decodeStrict(data, &m); err != nil {
 		return errorReply(messageID(data), refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
+	}
+	if name := foreignMember(m.Type, data); name != "" {
+		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "a %q message has no %q", m.Type, name)), true
 	}
 	var err error
 	rep := reply{Type: "ack", ID: m.ID}

@@ -151,6 +151,9 @@ func TestLiveGame(t *testing.T) {
 		{map[string]any{"Type": "move", "id": 17, "ply": 1, "move": "a1"}, "bad_request"},
 		{map[string]any{"type": "move", "id": 18, "ply": 1, "MOVE": "a1"}, "bad_request"},
 		{rawText(`{"type":"move","type":"resign","id":19}`), "bad_request"},
+		// A member of another type of message is no part of this one.
+		{map[string]any{"type": "move", "id": 20, "ply": 1, "move": "a1", "options": map[string]int{"bogus": 1}}, "bad_request"},
+		{map[string]any{"type": "resign", "id": 21, "kind": "draw"}, "bad_request"},
 	} {
 		black.send(tt.msg)
 		e := black.next("error")
