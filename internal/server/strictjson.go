@@ -2,19 +2,24 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
 	"bretter/internal/jsonscan"
 )
 
-var errMoreThanOne = errors.New("more than one value")
+var (
+	errMoreThanOne = errors.New("more than one value")
+	errNotObject   = errors.New("it must be an object")
+)
 
 // decodeStrict decodes data, one JSON value, into v, refusing members v
 // does not have. encoding/json alone would take a member's name in any
@@ -34,6 +39,10 @@ func decodeStrict(data []byte, v any) error {
 			return io.ErrUnexpectedEOF
 		}
 		return err
+	}
+	// null would leave v as it was: a request is an object.
+	if string(bytes.TrimSpace(data)) == "null" {
+		return errNotObject
 	}
 	return checkNames(data, reflect.TypeOf(v))
 }
@@ -170,32 +179,55 @@ func fieldsOf(t reflect.Type) map[string]field {
 	return fields
 }
 
-// addFields adds the fields of struct type t to fields, and then, as
-// encoding/json reads them, those of the structs embedded in t without a
-// name of their own, each unless a field nearer t has its name.
+// addFields adds the fields of struct type t to fields as encoding/json
+// reads them: a struct embedded without a name of its own lends its
+// fields, a field nearer t hides those deeper down, and of several at the
+// same depth the one with a name in its tag is taken, or else none.
 func addFields(t reflect.Type, fields map[string]field) {
-	var embedded []reflect.Type
-	for f := range t.Fields() {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
+	hidden := map[string]bool{} // names taken or dropped nearer t
+	seenTypes := map[reflect.Type]bool{t: true}
+	for level := []reflect.Type{t}; len(level) > 0; {
+		var next []reflect.Type
+		type candidate struct {
+			typ    reflect.Type
+			tagged bool
 		}
-		switch {
-		case name == "-":
-		case f.Anonymous && name == "" && ft.Kind() == reflect.Struct:
-			embedded = append(embedded, ft)
-		case !f.IsExported():
-		default:
-			if name == "" {
-				name = f.Name
-			}
-			if _, ok := fields[name]; !ok {
-				fields[name] = field{len(fields), f.Type}
+		found := map[string][]candidate{}
+		var names []string // in the order found
+		for _, st := range level {
+			for f := range st.Fields() {
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				switch {
+				case name == "-":
+				case f.Anonymous && name == "" && ft.Kind() == reflect.Struct:
+					if !seenTypes[ft] {
+						seenTypes[ft] = true
+						next = append(next, ft)
+					}
+				case !f.IsExported() || hidden[cmp.Or(name, f.Name)]:
+				default:
+					key := cmp.Or(name, f.Name)
+					if _, ok := found[key]; !ok {
+						names = append(names, key)
+					}
+					found[key] = append(found[key], candidate{f.Type, name != ""})
+				}
 			}
 		}
-	}
-	for _, e := range embedded {
-		addFields(e, fields)
+		for _, name := range names {
+			hidden[name] = true
+			c := found[name]
+			if len(c) > 1 {
+				c = slices.DeleteFunc(c, func(c candidate) bool { return !c.tagged })
+			}
+			if len(c) == 1 {
+				fields[name] = field{len(fields), c[0].typ}
+			}
+		}
+		level = next
 	}
 }

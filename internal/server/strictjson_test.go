@@ -43,7 +43,7 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"mov\u0065":"e5","move":"a1"}`, `"move" is given twice`},
 		{`{"clock":{"Days":3}}`, `in "clock": unknown field "Days" (it is written "days")`},
 		{`{"clock":{"days":3,"days":5}}`, `in "clock": "days" is given twice`},
-		{"null\n", ""},
+		{"null\n", "it must be an object"},
 	} {
 		var r request
 		got := ""
@@ -114,5 +114,58 @@ func TestDecodeStrictManyFields(t *testing.T) {
 	}
 	if err := decodeStrict([]byte(`{"f69":1,"f69":2}`), v); err == nil || jsonProblem(err) != `"f69" is given twice` {
 		t.Fatalf("the 70th field twice: %v", err)
+	}
+}
+
+// Embedded structs lend their fields as encoding/json reads them: the
+// nearest of a name wins, and of two at one depth the tagged one, or
+// neither.
+func TestDecodeStrictEmbedded(t *testing.T) {
+	type Inner struct {
+		N int `json:"n"`
+	}
+	type D struct {
+		X int `json:"x"`
+	}
+	type B struct{ D }
+	type C struct {
+		X Inner `json:"x"`
+	}
+	type E1 struct{ Y int }
+	type E2 struct{ Y string }
+	type H1 struct {
+		U int `json:"U"`
+	}
+	type H2 struct{ U string }
+	type T1 struct {
+		Z int `json:"z"`
+	}
+	type T2 struct{ Z string }
+	type request struct {
+		B  // x, two deep: hidden
+		C  // x, one deep
+		E1 // Y twice at one depth, untagged: neither
+		E2
+		T1 // z and Z are two names
+		T2
+		H1 // U tagged beats U untagged at one depth
+		H2
+	}
+	for _, tt := range []struct{ data, problem string }{
+		{`{"x":{"n":1}}`, ""},
+		{`{"x":{"n":1,"bogus":2}}`, `in "x": unknown field "bogus"`},
+		{`{"X":{"n":1}}`, `unknown field "X" (it is written "x")`},
+		{`{"Y":1}`, `unknown field "Y"`},
+		{`{"z":1,"Z":"a"}`, ""},
+		{`{"U":1}`, ""},
+	} {
+		var r request
+		got := ""
+		if err := decodeStrict([]byte(tt.data), &r); err != nil {
+			got = jsonProblem(err)
+		}
+		if got != tt.problem {
+			t.Errorf("%q: %q, want %q", tt.data, got, tt.problem)
+		}
 	}
 }
