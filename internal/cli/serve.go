@@ -56,7 +56,9 @@ func serve(args []string, games []game.Game, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bretter serve: -public-url: %v\n", err)
 		return 2
 	}
-	if c := *pushContact; c != "" && !strings.HasPrefix(c, "https://") && !strings.Contains(c, "@") {
+	// The push library writes "mailto:" before anything but an https URL.
+	*pushContact = strings.TrimPrefix(*pushContact, "mailto:")
+	if c := *pushContact; c != "" && !strings.HasPrefix(c, "https://") && (strings.Count(c, "@") != 1 || strings.ContainsAny(c, ":/ ")) {
 		fmt.Fprintf(stderr, "bretter serve: -push-contact: %q is neither an e-mail address nor an https URL\n", c)
 		return 2
 	}

@@ -49,7 +49,8 @@ func TestServeSettingsFromEnvironment(t *testing.T) {
 	}
 	for _, bad := range [][]string{{"-public-url", "bretter.example"}, {"-public-url", "https://bretter.example/play"},
 		{"-trusted-proxies", "10.0.0.0/8,nonsense"}, {"-sync", "sometimes"},
-		{"-sync", "os", "-db", "postgres://127.0.0.1:5432/test"}, {"-push-contact", "http://bretter.example"}} {
+		{"-sync", "os", "-db", "postgres://127.0.0.1:5432/test"}, {"-push-contact", "http://bretter.example"},
+		{"-push-contact", "http://you@bretter.example"}, {"-push-contact", "nobody"}} {
 		_, errOut, code := runCmdErr(append([]string{"serve"}, bad...)...)
 		if code != 2 {
 			t.Fatalf("serve %v: exit %d, want 2", bad, code)

@@ -185,8 +185,11 @@ func fieldsOf(t reflect.Type) map[string]field {
 // same depth the one with a name in its tag is taken, or else none.
 func addFields(t reflect.Type, fields map[string]field) {
 	hidden := map[string]bool{} // names taken or dropped nearer t
-	seenTypes := map[reflect.Type]bool{t: true}
+	done := map[reflect.Type]bool{}
 	for level := []reflect.Type{t}; len(level) > 0; {
+		for _, st := range level {
+			done[st] = true
+		}
 		var next []reflect.Type
 		type candidate struct {
 			typ    reflect.Type
@@ -204,8 +207,9 @@ func addFields(t reflect.Type, fields map[string]field) {
 				switch {
 				case name == "-":
 				case f.Anonymous && name == "" && ft.Kind() == reflect.Struct:
-					if !seenTypes[ft] {
-						seenTypes[ft] = true
+					// A struct embedded twice at one depth lends its
+					// names twice, and they cancel out.
+					if !done[ft] {
 						next = append(next, ft)
 					}
 				case !f.IsExported() || hidden[cmp.Or(name, f.Name)]:

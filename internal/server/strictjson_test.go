@@ -141,7 +141,12 @@ func TestDecodeStrictEmbedded(t *testing.T) {
 		Z int `json:"z"`
 	}
 	type T2 struct{ Z string }
+	type Q struct{ Q int }
+	type QA struct{ Q }
+	type QB struct{ Q }
 	type request struct {
+		QA // Q twice at one depth: neither
+		QB
 		B  // x, two deep: hidden
 		C  // x, one deep
 		E1 // Y twice at one depth, untagged: neither
@@ -158,6 +163,7 @@ func TestDecodeStrictEmbedded(t *testing.T) {
 		{`{"Y":1}`, `unknown field "Y"`},
 		{`{"z":1,"Z":"a"}`, ""},
 		{`{"U":1}`, ""},
+		{`{"Q":5}`, `unknown field "Q"`},
 	} {
 		var r request
 		got := ""

@@ -15,8 +15,7 @@ self.addEventListener('notificationclick', (event) => {
   // The tab that turned notices on is not this worker's to control until
   // it is loaded again: it is looked for too.
   event.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
-    const game = (w) => { const p = new URL(w.url).pathname; return p === url.pathname || p.startsWith(`${url.pathname}/`); };
-    const open = windows.find(game);
+    const open = windows.find((w) => new URL(w.url).pathname === url.pathname);
     return open ? open.focus() : self.clients.openWindow(url.href);
   }));
 });
