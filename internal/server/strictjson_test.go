@@ -23,7 +23,7 @@ func TestDecodeStrict(t *testing.T) {
 		hidden string  // unexported: never read from JSON
 		Plain  *string // no tag: named as the field
 	}
-	for _, tt := range []struct{ data, problem string }{
+	checkProblems[request](t, []strictCase{
 		{`{"id":3,"move":"a1","clock":{"days":3},"Plain":"x"}`, ""},
 		{` {"clock":null} `, ""},
 		{`{}`, ""},
@@ -44,16 +44,7 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"clock":{"Days":3}}`, `in "clock": unknown field "Days" (it is written "days")`},
 		{`{"clock":{"days":3,"days":5}}`, `in "clock": "days" is given twice`},
 		{"null\n", "it must be an object"},
-	} {
-		var r request
-		got := ""
-		if err := decodeStrict([]byte(tt.data), &r); err != nil {
-			got = jsonProblem(err)
-		}
-		if got != tt.problem {
-			t.Errorf("%q: %q, want %q", tt.data, got, tt.problem)
-		}
-	}
+	})
 }
 
 // Objects deeper down are checked too: in lists and maps, and in structs
@@ -76,7 +67,7 @@ func TestDecodeStrictDeeper(t *testing.T) {
 		When  time.Time       `json:"when"`
 		Lists [][]item        `json:"lists"`
 	}
-	for _, tt := range []struct{ data, problem string }{
+	checkProblems[request](t, []strictCase{
 		{`{"a":1,"b":"x","items":[{"a":1},{"a":2}],"by_key":{"k":{"a":1}},"sizes":{"x":1,"y":2},"when":"2026-01-02T03:04:05Z","lists":[[{"a":1}]]}`, ""},
 		{`{"items":[{"a":1},{"a":2,"x":3}]}`, `in "items": in item 2: unknown field "x"`},
 		{`{"items":[{"A":1}]}`, `in "items": in item 1: unknown field "A" (it is written "a")`},
@@ -87,16 +78,7 @@ func TestDecodeStrictDeeper(t *testing.T) {
 		{`{"a":1,"a":2}`, `"a" is given twice`},
 		{`{"b":"x","b":"y"}`, `"b" is given twice`},
 		{`{"items":null,"by_key":null}`, ""},
-	} {
-		var r request
-		got := ""
-		if err := decodeStrict([]byte(tt.data), &r); err != nil {
-			got = jsonProblem(err)
-		}
-		if got != tt.problem {
-			t.Errorf("%q: %q, want %q", tt.data, got, tt.problem)
-		}
-	}
+	})
 }
 
 // A struct of many fields is checked as one of few.
@@ -156,7 +138,7 @@ func TestDecodeStrictEmbedded(t *testing.T) {
 		H1 // U tagged beats U untagged at one depth
 		H2
 	}
-	for _, tt := range []struct{ data, problem string }{
+	checkProblems[request](t, []strictCase{
 		{`{"x":{"n":1}}`, ""},
 		{`{"x":{"n":1,"bogus":2}}`, `in "x": unknown field "bogus"`},
 		{`{"X":{"n":1}}`, `unknown field "X" (it is written "x")`},
@@ -164,10 +146,19 @@ func TestDecodeStrictEmbedded(t *testing.T) {
 		{`{"z":1,"Z":"a"}`, ""},
 		{`{"U":1}`, ""},
 		{`{"Q":5}`, `unknown field "Q"`},
-	} {
-		var r request
+	})
+}
+
+type strictCase struct{ data, problem string }
+
+// checkProblems decodes each case's data into a new T, and checks what
+// is said to be wrong with it ("": nothing).
+func checkProblems[T any](t *testing.T, cases []strictCase) {
+	t.Helper()
+	for _, tt := range cases {
+		var v T
 		got := ""
-		if err := decodeStrict([]byte(tt.data), &r); err != nil {
+		if err := decodeStrict([]byte(tt.data), &v); err != nil {
 			got = jsonProblem(err)
 		}
 		if got != tt.problem {
