@@ -74,6 +74,10 @@ func (s *Server) meta(r *http.Request, lang string, p pagePosition, invited bool
 	}
 	if invited {
 		m.Description = t("preview.invited", "game", name)
+		// No address of its own: the watch page's would lead the friend
+		// where a messenger takes it as the card's link, and the
+		// invitation's is not to be kept by anyone but the friend.
+		m.URL = ""
 	}
 	return m
 }
