@@ -17,7 +17,7 @@ func TestLiveClockLosesOnTime(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
 	newGame(t, alice, srv, "havannah", map[string]string{"size": "4", "clock": "60+0"}, "me")
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Your friend's turn") // the friend's page, once it has joined and reloaded
 	waitStatus(t, alice, "Your turn")
 	must(t, bt.WaitText(alice, "#clocks", "1:00"))

@@ -27,7 +27,7 @@ func TestDVONNWholeGame(t *testing.T) {
 	alice := bt.NewProfile(t)
 	bob := bt.NewProfile(t, bt.Phone)
 	id := newGame(t, alice, srv, "dvonn", nil, "me")
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Your friend's turn")
 	waitStatus(t, alice, "Your turn")
 	must(t, bt.WaitText(alice, "#summary", "Still to place: 3 DVONN, 23 white, 23 black."))

@@ -29,7 +29,7 @@ func TestFanoronaWithAFriend(t *testing.T) {
 
 	id := newGame(t, alice, srv, "fanorona", nil, "me")
 	waitStatus(t, alice, "Waiting for your friend")
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Your friend's turn")
 	waitStatus(t, alice, "Your turn")
 	label, err := bt.Eval[string](alice, `document.querySelector('#board [data-cell="e3"]').getAttribute("aria-label")`)

@@ -74,7 +74,7 @@ func TestBoardKeyboardFocus(t *testing.T) {
 
 	carol, dave := bt.NewProfile(t), bt.NewProfile(t)
 	newGame(t, carol, srv, "fanorona", nil, "me")
-	must(t, bt.Navigate(dave, inputValue(t, carol, "invite-url")))
+	acceptInvitation(t, dave, inputValue(t, carol, "invite-url"))
 	waitStatus(t, carol, "Your turn")
 	stops, err := bt.Eval[int](carol, `document.querySelectorAll('#board .pt[tabindex="0"]').length`)
 	must(t, err)
@@ -126,7 +126,7 @@ func TestFanoronaByKeyboard(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	carol, dave := bt.NewProfile(t), bt.NewProfile(t)
 	id := newGame(t, carol, srv, "fanorona", nil, "me")
-	must(t, bt.Navigate(dave, inputValue(t, carol, "invite-url")))
+	acceptInvitation(t, dave, inputValue(t, carol, "invite-url"))
 	waitStatus(t, carol, "Your turn")
 	focus := func(sel string) {
 		t.Helper()

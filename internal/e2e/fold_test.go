@@ -32,7 +32,7 @@ func TestPhoneBarsClearOfTheActions(t *testing.T) {
 	alice, bob := bt.NewProfile(t, bt.Phone, bt.Size(360, 740)), bt.NewProfile(t)
 	must(t, bt.Navigate(alice, srv.URL+"/?lang=de"))
 	newGame(t, alice, srv, "havannah", map[string]string{"size": "8", "clock": "300+3"}, "me")
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Your friend's turn") // the friend's page, once it has joined and reloaded
 	waitStatus(t, alice, "Du bist am Zug")
 	must(t, bt.Tap(alice, `#board [data-cell="e5"]`))

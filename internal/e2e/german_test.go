@@ -154,7 +154,7 @@ func germanGame(t *testing.T, srv *bt.Server, alice, bob context.Context, option
 	must(t, bt.Navigate(alice, srv.URL+"/?lang=de"))
 	must(t, bt.Navigate(bob, srv.URL+"/?lang=de"))
 	id := newGame(t, alice, srv, "havannah", options, "me")
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Dein Gegenüber ist am Zug") // the friend's page, once it has joined and reloaded
 	waitStatus(t, alice, "Du bist am Zug")
 	clickCell(t, alice, white)

@@ -27,7 +27,7 @@ func TestHavannahWithAFriend(t *testing.T) {
 		t.Fatal("the creator's page lacks the private or the watch link")
 	}
 
-	must(t, bt.Navigate(bob, invite))
+	acceptInvitation(t, bob, invite)
 	waitStatus(t, bob, "Your friend's turn")
 	waitStatus(t, alice, "Your turn")
 	bt.Screenshot(t, alice, "havannah-desktop-start")

@@ -154,3 +154,11 @@ func openImport(t *testing.T, ctx context.Context, srv *bt.Server) {
 	must(t, bt.Navigate(ctx, srv.URL+"/import"))
 	waitFor(t, ctx, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
 }
+
+// acceptInvitation opens the invitation at url and takes the seat it
+// offers, as the friend does.
+func acceptInvitation(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	must(t, bt.Navigate(ctx, url))
+	must(t, bt.Click(ctx, "#take-seat"))
+}

@@ -59,7 +59,7 @@ func TestPhoneLayout(t *testing.T) {
 	}
 	screenSized(t, alice, "phone-invite-qr")
 
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Your friend's turn") // the friend's page, once it has joined and reloaded
 	waitStatus(t, alice, "Your turn")
 	waitFor(t, alice, `document.getElementById("invite") === null`, true, "the used invitation gone")

@@ -76,7 +76,7 @@ func TestPolishDVONNGame(t *testing.T) {
 	newGame(t, alice, srv, "dvonn", nil, "me")
 	must(t, bt.Navigate(bob, srv.URL+"/?lang=pl"))
 	must(t, bt.WaitText(bob, "h1", "Wszystkie plansze"))
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Ruch znajomego (Białe).")
 	waitStatus(t, alice, "Twój ruch (Białe).")
 	must(t, bt.WaitText(alice, "#summary", "Do rozstawienia: DVONN 3, białe 23, czarne 23."))

@@ -86,7 +86,7 @@ func TestMoveWhileReconnecting(t *testing.T) {
 	// Bob plays through the cutter; Alice directly.
 	id := newGame(t, alice, srv, "havannah", map[string]string{"size": "5"}, "friend")
 	invite := strings.Replace(inputValue(t, alice, "invite-url"), srv.URL, line.URL(), 1)
-	must(t, bt.Navigate(bob, invite))
+	acceptInvitation(t, bob, invite)
 	waitStatus(t, bob, "Your turn")
 	must(t, bt.WaitText(bob, "#players", "online"))
 

@@ -63,7 +63,7 @@ func waitStones(t *testing.T, ctx context.Context, n int) {
 func startPair(t *testing.T, srv *bt.Server, alice, bob context.Context, size string) string {
 	t.Helper()
 	id := newGame(t, alice, srv, "havannah", map[string]string{"size": size}, "me")
-	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Your friend's turn")
 	waitStatus(t, alice, "Your turn")
 	return id

@@ -103,8 +103,14 @@ export async function start() {
   // On a touch screen the board is how moves are made: typing folds away.
   if (matchMedia('(pointer: coarse)').matches && $('move-entry')) $('move-entry').open = false;
   wireInvite();
-  if (page.boot.invite && (!page.boot.used || keptJoinKey(page.boot.id))) {
-    await join();
+  if (page.boot.invite && keptJoinKey(page.boot.id)) {
+    await join(); // asked before: the answer may have been lost
+  } else if (page.boot.invite && !page.boot.used) {
+    // The friend takes the seat, not whatever opens the link first: link
+    // checkers and previews run pages too.
+    const take = $('take-seat');
+    take.hidden = false;
+    take.addEventListener('click', () => { take.disabled = true; join(); }, { once: true });
   } else if (page.boot.used) {
     notice(t('join.used'));
     history.replaceState(null, '', `/g/${page.boot.id}`);
