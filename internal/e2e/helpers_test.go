@@ -160,5 +160,9 @@ func openImport(t *testing.T, ctx context.Context, srv *bt.Server) {
 func acceptInvitation(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
 	must(t, bt.Navigate(ctx, url))
-	must(t, bt.Click(ctx, "#take-seat"))
+	waitFor(t, ctx, `!document.getElementById("take-seat").hidden`, true, "the button to take the seat")
+	// Clicked where it is, not where it was: on a phone the page is still
+	// laid out anew as the board's pieces come.
+	_, err := bt.Eval[bool](ctx, `document.getElementById("take-seat").click(), true`)
+	must(t, err)
 }
