@@ -48,7 +48,8 @@ func TestPushNoticesRefused(t *testing.T) {
 
 // A player turns notices on: the page hands the server the browser's
 // subscription as the browser writes it, and the server then sends the
-// push service a notice when it is the player's turn. (The push service
+// push service a notice when it is the player's turn, once the page is no
+// longer on screen. (The push service
 // is a stand-in here, and so is the browser's subscription to it, which
 // needs the real service.)
 func TestPushNoticesOn(t *testing.T) {
@@ -84,7 +85,21 @@ func TestPushNoticesOn(t *testing.T) {
 	waitStatus(t, bob, "Your turn")
 	must(t, bt.Click(alice, "#notices-on"))
 	waitFor(t, alice, `!document.getElementById("notices-off").hidden`, true, "the notices on")
+	// Alice has the page on screen: she sees Bob's move there, and gets
+	// no notice of it (by the time her reply reaches Bob, one would
+	// long have been sent).
 	clickCell(t, bob, "b1")
+	waitStatus(t, alice, "Your turn")
+	clickCell(t, alice, "c1")
+	waitStatus(t, bob, "Your turn")
+	if n := notices.Load(); n != 0 {
+		t.Fatalf("%d notices while the page was on screen", n)
+	}
+	// Alice turns to another tab.
+	_, err = bt.Eval[bool](alice, `Object.defineProperty(document, "visibilityState", { get: () => "hidden" }),
+		document.dispatchEvent(new Event("visibilitychange")), true`)
+	must(t, err)
+	clickCell(t, bob, "d1")
 	for deadline := time.Now().Add(bt.Timeout); notices.Load() == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("no notice reached the push service")

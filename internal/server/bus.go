@@ -49,9 +49,10 @@ type busMessage struct {
 
 // remotePresence is another instance's pages of a game's players.
 type remotePresence struct {
-	Conns [2]int       `json:"conns"`
-	Since [2]time.Time `json:"since"`
-	heard time.Time
+	Conns   [2]int       `json:"conns"`
+	Looking [2]int       `json:"looking"`
+	Since   [2]time.Time `json:"since"`
+	heard   time.Time
 }
 
 // How often an instance says which players it has online, and how long
@@ -133,7 +134,7 @@ func (h *hub) publishPresence(g *liveGame) {
 	}
 	var p remotePresence
 	for i := range 2 {
-		p.Conns[i], p.Since[i] = g.presence[i].conns, g.presence[i].since
+		p.Conns[i], p.Looking[i], p.Since[i] = g.presence[i].conns, g.presence[i].looking, g.presence[i].since
 	}
 	h.publish(g, busMessage{Kind: "presence", Presence: &p})
 }

@@ -92,7 +92,7 @@ func (h *hub) tellPlayers(g *liveGame, last store.Event) {
 				n.kind = "draw"
 			}
 			if seat != g.rec.Computer {
-				h.notify(n)
+				h.tell(g, n)
 			}
 		}
 	case g.rec.Status == "playing" && (last.Kind == "move" || last.Kind == "takeback"):
@@ -109,8 +109,16 @@ func (h *hub) tellPlayers(g *liveGame, last store.Event) {
 			n.text = []any{"move", last.Move}
 		}
 		if n.seat != g.rec.Computer {
-			h.notify(n)
+			h.tell(g, n)
 		}
+	}
+}
+
+// tell sends n, unless its player has the game's page on screen and sees
+// the news there.
+func (h *hub) tell(g *liveGame, n notice) {
+	if !g.lookingAt(n.seat, h.now()) {
+		h.notify(n)
 	}
 }
 

@@ -27,12 +27,13 @@ func refuse(status int, code, format string, args ...any) *Error {
 }
 
 var (
-	errNotFound    = refuse(http.StatusNotFound, "not_found", "no such game")
-	errNoSecret    = refuse(http.StatusForbidden, "forbidden", "this needs a player's secret (Authorization: Bearer <secret>)")
-	errWrongSecret = refuse(http.StatusForbidden, "forbidden", "the secret does not match a seat of this game")
-	errNotYourTurn = refuse(http.StatusForbidden, "not_your_turn", "it is not your turn")
-	errOver        = refuse(http.StatusConflict, "game_over", "the game is over")
-	errWaiting     = refuse(http.StatusConflict, "waiting", "the game starts when your friend has joined")
+	errNotFound     = refuse(http.StatusNotFound, "not_found", "no such game")
+	errNoSecret     = refuse(http.StatusForbidden, "forbidden", "this needs a player's secret (Authorization: Bearer <secret>)")
+	errWrongSecret  = refuse(http.StatusForbidden, "forbidden", "the secret does not match a seat of this game")
+	errWatcherLooks = refuse(http.StatusForbidden, "forbidden", "only a player's page says whether it is on screen")
+	errNotYourTurn  = refuse(http.StatusForbidden, "not_your_turn", "it is not your turn")
+	errOver         = refuse(http.StatusConflict, "game_over", "the game is over")
+	errWaiting      = refuse(http.StatusConflict, "waiting", "the game starts when your friend has joined")
 	// Asked for, a clock that keeps no time would quietly be none.
 	errNoTime       = refuse(http.StatusBadRequest, "bad_request", "a clock needs a time: at least %d seconds each, or days per move", int(clock.MinInitial/time.Second))
 	errSeatTaken    = refuse(http.StatusConflict, "seat_taken", "this invitation has already been used: both seats are taken, you can watch the game")

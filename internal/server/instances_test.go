@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -12,6 +13,8 @@ import (
 
 	"bretter/game"
 	"bretter/games/havannah"
+
+	"github.com/coder/websocket"
 )
 
 // Three instances: White on the first, Black on the second, a watcher on
@@ -722,5 +725,67 @@ func (c *cluster) untilTimeout(t *testing.T, id, seat string) {
 			t.Fatalf("%s's time ran out and nobody ended the game: %s", seat, eventsText(events))
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A player's page on screen spares the player notices from every
+// instance, not only from its own.
+func TestLookingAcrossInstances(t *testing.T) {
+	c := newCluster(t, 2)
+	a, b := c.nodes[0], c.nodes[1]
+	g := a.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	black := a.open(t, "black", g.id, g.black, -1)
+	// seen waits until b knows whether black is looking.
+	seen := func(looking bool) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			now := false
+			b.srv.hub.withCached(t.Context(), g.id, func(g *liveGame) error {
+				now = g.lookingAt("black", b.srv.hub.now())
+				return nil
+			})
+			if now == looking {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("b never saw black looking: %v", looking)
+			}
+		}
+	}
+	toldBlack := func() (n int) {
+		for _, x := range b.noticesSent() {
+			if x.seat == "black" && x.kind == "turn" {
+				n++
+			}
+		}
+		return n
+	}
+	move := func(n *node, secret string, ply int, m string) {
+		t.Helper()
+		if code := n.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": ply, "move": m}, nil); code != http.StatusOK {
+			t.Fatalf("move %d %s: %d", ply, m, code)
+		}
+	}
+
+	// A shown message is not answered.
+	shown := func(on bool) {
+		t.Helper()
+		if err := black.conn.Write(t.Context(), websocket.MessageText, fmt.Appendf(nil, `{"type":"shown","shown":%v}`, on)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	shown(true)
+	seen(true)
+	move(b, g.white, 0, "a1")
+	if n := toldBlack(); n != 0 {
+		t.Errorf("black, looking on another instance, got %d notices", n)
+	}
+	shown(false)
+	seen(false)
+	move(a, g.black, 1, "b1")
+	move(b, g.white, 2, "c1")
+	if n := toldBlack(); n != 1 {
+		t.Errorf("black, not looking, got %d notices", n)
 	}
 }

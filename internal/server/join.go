@@ -72,6 +72,6 @@ func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (j
 	}
 	h.broadcastState(g)
 	h.publish(g, busMessage{Kind: "changed"})
-	h.notify(notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(j.seat), kind: "joined"})
+	h.tell(g, notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(j.seat), kind: "joined"})
 	return j, nil
 }

@@ -18,7 +18,8 @@ import (
 // as far as its socket takes at once; only a watcher whose socket is full
 // gets a writer of its own for the rest.
 type subscriber struct {
-	seat string
+	seat    string
+	looking bool // the page said it is on screen; under the game's lock
 
 	mu      sync.Mutex
 	queue   [][]byte
@@ -258,6 +259,30 @@ func (h *hub) resync(ctx context.Context, id string, sub *subscriber, after int)
 	})
 }
 
+// look records whether a player's page is on screen, as the page says.
+// Other instances learn it with the presence, at most a second late (it
+// only spares notices), and so do this instance's pages, unchanged.
+func (h *hub) look(ctx context.Context, id string, sub *subscriber, shown bool) error {
+	if sub.seat == "" {
+		return errWatcherLooks
+	}
+	return h.withCached(ctx, id, func(g *liveGame) error {
+		if _, ok := g.subs[sub]; !ok || sub.looking == shown {
+			return nil
+		}
+		sub.looking = shown
+		if shown {
+			g.presence[seatIndex(sub.seat)].looking++
+		} else {
+			g.presence[seatIndex(sub.seat)].looking--
+		}
+		if h.bus != nil {
+			h.broadcastPresence(g)
+		}
+		return nil
+	})
+}
+
 func (h *hub) unsubscribe(id string, sub *subscriber) {
 	h.withCached(context.Background(), id, func(g *liveGame) error {
 		if _, ok := g.subs[sub]; !ok {
@@ -444,6 +469,9 @@ func (h *hub) leave(g *liveGame, sub *subscriber) {
 	}
 	p := &g.presence[seatIndex(sub.seat)]
 	p.conns--
+	if sub.looking {
+		p.looking--
+	}
 	if p.conns == 0 {
 		p.since = h.now()
 	}

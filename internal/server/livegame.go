@@ -55,8 +55,25 @@ type replayed struct {
 }
 
 type presence struct {
-	conns int
-	since time.Time // when the last page of this seat closed
+	conns   int
+	looking int       // of conns, the pages that said they are on screen
+	since   time.Time // when the last page of this seat closed
+}
+
+// lookingAt reports whether a page of seat, here or on another instance,
+// said it is on screen: the player sees the news there, and a notice of
+// it would only interrupt.
+func (g *liveGame) lookingAt(seat string, now time.Time) bool {
+	i := seatIndex(seat)
+	if g.presence[i].looking > 0 {
+		return true
+	}
+	for _, p := range g.remote {
+		if p.Looking[i] > 0 && now.Sub(p.heard) <= presenceLasts {
+			return true
+		}
+	}
+	return false
 }
 
 // play plays a move on the game's position.

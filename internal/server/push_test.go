@@ -452,6 +452,72 @@ func TestNoticeKinds(t *testing.T) {
 	}
 }
 
+// A player whose page of the game is on screen sees the news there, and
+// gets no notice of it; once the page is hidden or closed, notices come
+// again.
+func TestNoNoticeWhileLooking(t *testing.T) {
+	ts := newTestServer(t)
+	var mu sync.Mutex
+	var sent []notice
+	ts.srv.hub.notify = func(n notice) { mu.Lock(); sent = append(sent, n); mu.Unlock() }
+	told := func() []notice {
+		mu.Lock()
+		defer mu.Unlock()
+		told := sent
+		sent = nil
+		return told
+	}
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"start":"me"}`)
+	told() // the friend's coming
+	black := ts.dial(t, g.id, g.black, "")
+	black.next("state")
+	// A page's messages are carried out in order, and a refused one is
+	// answered: once it is, the page's shown has been taken.
+	shown := func(c *client, on bool) {
+		t.Helper()
+		c.send(map[string]any{"type": "shown", "shown": on})
+		c.send(map[string]any{"type": "shown", "id": 99})
+		if e := c.next("error"); e.ID != 99 {
+			t.Fatalf("answer %+v", e)
+		}
+	}
+
+	shown(black, true)
+	ts.play(t, g, "c3")
+	if n := told(); len(n) != 0 {
+		t.Errorf("black, looking, was told %+v", n)
+	}
+	// A second page of the same seat, hidden, does not hide the first.
+	second := ts.dial(t, g.id, g.black, "")
+	second.next("state")
+	shown(second, false)
+	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": 1, "move": "d4"}, nil)
+	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 2, "move": "e5"}, nil)
+	if n := told(); len(n) != 1 || n[0].seat != "white" {
+		t.Errorf("with black looking, and white not: %+v", n)
+	}
+
+	shown(black, false)
+	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": 3, "move": "b2"}, nil)
+	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 4, "move": "c4"}, nil)
+	if n := told(); len(n) != 2 || n[1].seat != "black" || n[1].kind != "turn" {
+		t.Errorf("with black's page hidden: %+v", n)
+	}
+
+	// A page that closes while on screen is looking no more.
+	watcher := ts.dial(t, g.id, "", "")
+	watcher.next("state")
+	second.conn.CloseNow()
+	shown(black, true)
+	black.conn.CloseNow()
+	watcher.presence("black", false)
+	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": 5, "move": "d2"}, nil)
+	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 6, "move": "e2"}, nil)
+	if n := told(); len(n) != 2 || n[1].seat != "black" {
+		t.Errorf("after black's page on screen closed: %+v", n)
+	}
+}
+
 // The notices are signed with a contact the push services take: Apple's
 // refuses one at localhost, so a site with a public address gives that.
 func TestPushContact(t *testing.T) {

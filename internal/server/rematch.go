@@ -192,7 +192,7 @@ func (h *hub) follow(ctx context.Context, g *liveGame, secret string, ask *remat
 	if err != nil {
 		return rematched{}, err
 	}
-	h.notify(notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(seat), kind: "rematch"})
+	h.tell(g, notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(seat), kind: "rematch"})
 	return rematched{version: v, offer: g.offer}, nil
 }
 

@@ -20,7 +20,7 @@ import (
 
 // clientMessage is what a page sends over the live connection.
 type clientMessage struct {
-	Type   string  `json:"type"` // "move", "resign", "rematch", "withdraw", "offer", "answer" or "resync"
+	Type   string  `json:"type"` // a key of messageMembers
 	ID     int64   `json:"id"`   // echoed in the answer
 	Ply    *int    `json:"ply"`
 	Move   string  `json:"move"`
@@ -28,6 +28,7 @@ type clientMessage struct {
 	Kind   string  `json:"kind"`   // of an offer, an answer or a withdrawal
 	Accept *bool   `json:"accept"` // of an answer
 	Name   *string `json:"name"`   // a player's new name
+	Shown  *bool   `json:"shown"`  // whether a player's page is on screen
 	Text   string  `json:"text"`   // a chat line
 	// The terms of a new game, all optional.
 	Options json.RawMessage `json:"options"`
@@ -48,6 +49,7 @@ var messageMembers = map[string][]string{
 	"name":     {"name"},
 	"answer":   {"kind", "accept"},
 	"resync":   {"after"},
+	"shown":    {"shown"},
 }
 
 // foreignMember is the first member of the message data, of type typ,
@@ -407,6 +409,15 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `an answer needs "kind" and "accept"`)), true
 		}
 		rep.Version, err = s.hub.answer(ctx, id, secret, m.Kind, *m.Accept)
+	case "shown":
+		if m.Shown == nil {
+			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `a shown message needs "shown"`)), true
+		}
+		// Like the page's presence, it needs no answer.
+		if err := s.hub.look(ctx, id, sub, *m.Shown); err != nil {
+			return errorReply(m.ID, err), true
+		}
+		return reply{}, false
 	case "resync":
 		after := -1
 		if m.After != nil {

@@ -154,6 +154,9 @@ func TestLiveGame(t *testing.T) {
 		// A member of another type of message is no part of this one.
 		{map[string]any{"type": "move", "id": 20, "ply": 1, "move": "a1", "options": map[string]int{"bogus": 1}}, "bad_request"},
 		{map[string]any{"type": "resign", "id": 21, "kind": "draw"}, "bad_request"},
+		{map[string]any{"type": "shown", "id": 22}, "bad_request"},
+		{map[string]any{"type": "shown", "id": 23, "shown": "yes"}, "bad_request"},
+		{map[string]any{"type": "shown", "id": 24, "shown": true, "move": "a1"}, "bad_request"},
 	} {
 		black.send(tt.msg)
 		e := black.next("error")
@@ -179,6 +182,10 @@ func TestLiveGame(t *testing.T) {
 	watcher.send(map[string]any{"type": "move", "id": 1, "ply": 1, "move": "a1"})
 	if e := watcher.next("error"); e.Code != "forbidden" {
 		t.Fatalf("a watcher's move: %+v", e)
+	}
+	watcher.send(map[string]any{"type": "shown", "id": 2, "shown": true})
+	if e := watcher.next("error"); e.Code != "forbidden" || e.ID != 2 {
+		t.Fatalf("a watcher saying it is on screen: %+v", e)
 	}
 	white.send(map[string]any{"type": "move", "id": 13, "ply": 1, "move": "a1"})
 	if e := white.next("error"); e.Code != "not_your_turn" {

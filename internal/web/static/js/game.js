@@ -198,6 +198,7 @@ function connect() {
     page.retry = 0;
     page.connected = true;
     $('connection').hidden = true;
+    shown();
   });
   page.socket.addEventListener('message', (e) => receive(JSON.parse(e.data)));
   page.socket.addEventListener('close', () => {
@@ -208,6 +209,13 @@ function connect() {
     page.reconnect = setTimeout(connect, Math.min(10000, 500 * 2 ** page.retry++));
   });
 }
+
+// shown tells the server whether a player's page is on screen: a player
+// who sees the game there is sent no notice of it.
+function shown() {
+  if (page.boot.seat) send({ type: 'shown', shown: document.visibilityState === 'visible' });
+}
+document.addEventListener('visibilitychange', shown);
 
 // When the device says it is back online, reconnect at once rather than
 // at the end of the wait.
