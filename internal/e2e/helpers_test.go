@@ -156,13 +156,24 @@ func openImport(t *testing.T, ctx context.Context, srv *bt.Server) {
 }
 
 // acceptInvitation opens the invitation at url and takes the seat it
-// offers, as the friend does.
+// offers, as the friend does: with a finger on a touch screen, else with
+// the mouse, on the button where it shows on the first screen.
 func acceptInvitation(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
 	must(t, bt.Navigate(ctx, url))
 	waitFor(t, ctx, `!document.getElementById("take-seat").hidden`, true, "the button to take the seat")
-	// Clicked where it is, not where it was: on a phone the page is still
-	// laid out anew as the board's pieces come.
-	_, err := bt.Eval[bool](ctx, `document.getElementById("take-seat").click(), true`)
+	// The friend sees it without looking for it: not below the screen,
+	// nor under a phone's action bar.
+	seen, err := bt.Eval[bool](ctx, `(() => { const b = document.getElementById("take-seat"), r = b.getBoundingClientRect(); return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === b; })()`)
 	must(t, err)
+	if !seen {
+		t.Fatal("the button to take the seat is not on the first screen")
+	}
+	touch, err := bt.Eval[bool](ctx, `matchMedia("(pointer: coarse)").matches`)
+	must(t, err)
+	if touch {
+		must(t, bt.Tap(ctx, "#take-seat"))
+	} else {
+		must(t, bt.Click(ctx, "#take-seat"))
+	}
 }
