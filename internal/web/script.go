@@ -197,8 +197,11 @@ func compactScript(src string) string {
 	return b.String()
 }
 
-// compactStyle is a style sheet without its comments, blank lines and
-// indentation. Our sheets have no "/*" within a string.
+// compactStyle is a style sheet without its comments, blank lines,
+// indentation, and the spaces and line breaks around its punctuation that
+// mean nothing: the game page carries its styles, and every byte of them
+// counts on a phone's first visit. Our sheets have no "/*", and no ": "
+// or ";}" that matters, within a string.
 func compactStyle(src string) string {
 	var b strings.Builder
 	for len(src) > 0 {
@@ -216,9 +219,22 @@ func compactStyle(src string) string {
 	}
 	var out strings.Builder
 	for _, line := range strings.Split(b.String(), "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			out.WriteString(line + "\n")
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+			continue
+		case strings.HasSuffix(line, " {"):
+			line = strings.TrimSuffix(line, " {") + "{"
+		case strings.HasSuffix(line, ";") && !strings.Contains(line, "{"):
+			// A declaration: "color: red;".
+			line = strings.Replace(line, ": ", ":", 1)
+		}
+		out.WriteString(line)
+		// A line that ends in punctuation needs no break after it; any
+		// other (a selector going on, say) keeps it.
+		if !strings.ContainsAny(line[len(line)-1:], ";{},") {
+			out.WriteString("\n")
 		}
 	}
-	return out.String()
+	return strings.ReplaceAll(out.String(), ";}", "}")
 }

@@ -66,8 +66,9 @@ func TestScriptsCompactAsTheyAre(t *testing.T) {
 }
 
 func TestCompactStyle(t *testing.T) {
-	src := "/* the site */\n.a {\n  color: red; /* why */\n}\n\n\n.b { margin: 0; }\n"
-	if got, want := compactStyle(src), ".a {\ncolor: red;\n}\n.b { margin: 0; }\n"; got != want {
+	src := "/* the site */\n.a {\n  color: red; /* why */\n  content: \"a: b\";\n}\n\n\n.b { margin: 0; }\n.c:hover,\n.d\n.e {\n}\n@media (max-width: 40rem) {\n.f { order: 1; }\n}\n"
+	want := ".a{color:red;content:\"a: b\"}.b { margin: 0; }.c:hover,.d\n.e{}@media (max-width: 40rem){.f { order: 1; }}"
+	if got := compactStyle(src); got != want {
 		t.Errorf("compactStyle: %q, want %q", got, want)
 	}
 }
