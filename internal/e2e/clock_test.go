@@ -95,3 +95,35 @@ func TestSlowClockNotStarted(t *testing.T) {
 	newGame(t, alice, srv, "havannah", map[string]string{"size": "4", "clock": "d1"}, "me")
 	must(t, bt.WaitText(alice, "#clocks", "The clocks start after both first moves"))
 }
+
+// A move of a week is due on a weekday that comes twice in the week
+// ahead: the phone's bar gives the date. A friend away since another day
+// is said to be away since that date, not only since a time of day.
+func TestSlowClockDueInAWeek(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "4", "clock": "d7"}, "me")
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
+	waitStatus(t, alice, "Your turn")
+	clickCell(t, alice, "a1")
+	waitMoves(t, bob, 1)
+	clickCell(t, bob, "b1")
+	waitMoves(t, alice, 2)
+	waitFor(t, bob, `(() => {
+		const bar = document.querySelector(".player-bar .bar-clock.white")?.textContent;
+		const at = new Intl.DateTimeFormat("en", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+		const then = Date.now() + 7 * 86400000;
+		return bar === "by " + at.format(then) || bar === "by " + at.format(then - 60000);
+	})()`, true, "the date the move is due in White's bar")
+
+	away, err := bt.Eval[[]string](bob, `(async () => {
+		const { time } = await import(new URL("i18n.js", document.querySelector("script[type=module]").src));
+		const now = new Date(), before = new Date(now - 2 * 86400000);
+		const month = (d) => new Intl.DateTimeFormat("en", { month: "short" }).format(d);
+		return [time(now), time(before), month(now), month(before)];
+	})()`)
+	must(t, err)
+	if strings.Contains(away[0], away[2]) || !strings.Contains(away[1], away[3]) {
+		t.Errorf("a moment today is %q and two days ago %q: only the second names its day", away[0], away[1])
+	}
+}

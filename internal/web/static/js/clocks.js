@@ -18,6 +18,9 @@ const ANNOUNCE_AT = [60000, 30000, 10000];
 // time: "2 days 3 h left" makes them do the sum.
 export const dueLong = new Intl.DateTimeFormat(lang, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 const dueShort = new Intl.DateTimeFormat(lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+// A week or so ahead a weekday names two days: the bar gives the date.
+const dueDate = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const SIX_DAYS = 6 * 24 * 3600 * 1000;
 
 // slot(seat), when given, finds a second place for a seat's time: the
 // player's bar beside the board on a phone.
@@ -136,7 +139,7 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
   // moment it is due.
   function barText(seat, ms) {
     const due = dueAt(seat, ms);
-    return due ? t('clock.due_short', { when: dueShort.format(due) }) : format(ms);
+    return due ? t('clock.due_short', { when: (ms < SIX_DAYS ? dueShort : dueDate).format(due) }) : format(ms);
   }
 
   // text is a seat's clock as the bar shows it now, or '' without a clock.

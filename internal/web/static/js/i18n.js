@@ -28,7 +28,9 @@ export function has(key) {
   return key in messages;
 }
 
-// time formats a moment as the clock time, in the page's language.
+// time formats a moment as the clock time, in the page's language, with
+// the day unless it is today: a slow game's friend may be away for days.
 export function time(date) {
-  return new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' }).format(date);
+  const day = date.toDateString() === new Date().toDateString() ? {} : { day: 'numeric', month: 'short' };
+  return new Intl.DateTimeFormat(lang, { ...day, hour: '2-digit', minute: '2-digit' }).format(date);
 }
