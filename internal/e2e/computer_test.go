@@ -36,6 +36,12 @@ func TestWholeGameAgainstTheComputer(t *testing.T) {
 			id, _ := bt.Eval[string](p, `location.pathname.split("/")[2]`)
 			// It resigns, but offers no draw: the computer declines them all.
 			must(t, bt.WaitText(p, "#actions button.resign", "Resign"))
+			// The player's name is kept without a chat to go with it.
+			typeInto(t, p, "#name-input", "Ada"+kb.Enter)
+			must(t, bt.WaitText(p, "#players", "Ada · "))
+			if s := stateAs(t, srv, id, secret); s.Players[s.Seat].Name != "Ada" {
+				t.Fatalf("the name stored is %q", s.Players[s.Seat].Name)
+			}
 			if draw, err := bt.Eval[bool](p, `document.querySelector("#actions button.offer-draw") !== null`); err != nil || draw {
 				t.Fatalf("a draw is offered to the computer: %v", err)
 			}
@@ -93,8 +99,9 @@ func secretOf(t *testing.T, link string) string {
 // seatState is the API's state as a seated player reads it.
 type seatState struct {
 	snapshot
-	Seat  string   `json:"seat"`
-	Legal []string `json:"legal"`
+	Seat    string                           `json:"seat"`
+	Legal   []string                         `json:"legal"`
+	Players map[string]struct{ Name string } `json:"players"`
 }
 
 func stateAs(t *testing.T, srv *bt.Server, id, secret string) seatState {

@@ -32,8 +32,16 @@ func TestNamesChatAndADraw(t *testing.T) {
 
 	typeInto(t, alice, "#chat-input", `<img src=x onerror="document.title='owned'">good luck`+kb.Enter)
 	must(t, bt.WaitText(bob, "#chat-lines", `Alice <b>: <img src=x onerror="document.title='owned'">good luck`))
+	// The chat is a live region: a new line is added to it, and the
+	// lines before stay as they were, or a screen reader reads them again.
+	must(t, bt.WaitText(alice, "#chat-lines", "good luck"))
+	_, err := bt.Eval[bool](alice, `(document.querySelector("#chat-lines li").dataset.seen = "1") !== ""`)
+	must(t, err)
 	typeInto(t, bob, "#chat-input", "danke!"+kb.Enter)
 	must(t, bt.WaitText(alice, "#chat-lines", "Black: danke!"))
+	if kept, err := bt.Eval[bool](alice, `document.querySelector("#chat-lines li").dataset.seen === "1"`); err != nil || !kept {
+		t.Errorf("the chat was drawn anew for a line (%v)", err)
+	}
 	if n, _ := bt.Eval[int](bob, `document.querySelectorAll("#chat-lines img").length`); n != 0 {
 		t.Fatal("a chat line became markup")
 	}
@@ -228,4 +236,28 @@ func TestCallOffBeforeTheFriendCame(t *testing.T) {
 	must(t, bt.Click(alice, `#confirm button[value=yes]`))
 	waitStatus(t, alice, "The game was called off.")
 	waitFor(t, alice, `document.getElementById("chat") === null && document.getElementById("notices") === null`, true, "the chat and notices put away")
+}
+
+// With the connection lost, what a player sends besides a move (which
+// waits and goes out later) is not sent, and the player is told so: a
+// chat line stays in its box to be sent again, and a resignation is not
+// taken for done.
+func TestNothingLostOffline(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "4")
+	waitFor(t, alice, `document.getElementById("chat-input") !== null`, true, "the chat")
+	srv.Kill()
+	waitFor(t, alice, `!document.getElementById("connection").hidden`, true, "the connection lost")
+
+	typeInto(t, alice, "#chat-input", "still there?"+kb.Enter)
+	must(t, bt.WaitText(alice, "#notice", "Not sent"))
+	if v := inputValue(t, alice, "chat-input"); v != "still there?" {
+		t.Fatalf("the chat box holds %q after a line that could not be sent", v)
+	}
+	_, err := bt.Eval[bool](alice, `(document.getElementById("notice").textContent = "", true)`)
+	must(t, err)
+	must(t, bt.Click(alice, "#actions button.resign"))
+	must(t, bt.Click(alice, `#confirm button[value=yes]`))
+	must(t, bt.WaitText(alice, "#notice", "Not sent"))
 }

@@ -27,14 +27,26 @@ const refusals = new Set(['stale', 'not_your_turn', 'game_over', 'waiting', 'for
 // event of an offer, or a click that chose nothing, means to the player,
 // why(reasons), which says why the server refused a move, and
 // errorText(msg), what a refusal of the player's message says.
-export function createActions({ t, page, send, play, colourName, notice }) {
+export function createActions({ t, page, send: sendNow, play, colourName, notice }) {
   const $ = (id) => document.getElementById(id);
+  // Offline, nothing is sent, and the player is told so: only a move is
+  // kept to go out once the connection is back.
+  const send = (msg) => sendNow(msg) || notice(t('error.offline'));
   $('rematch-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
     send({ type: 'rematch', id: page.nextMessage++, ...rematchTerms(e.target) });
   });
+  // The player's name, in every game (against the computer too).
+  let named; // the name last put into the box
+  $('name-form')?.addEventListener('submit', (e) => {
+    e.preventDefault();
+    send({ type: 'name', id: page.nextMessage++, name: $('name-input').value.trim() });
+  });
 
   function render(box, mine) {
+    const input = $('name-input');
+    const name = page.state.players[page.boot.seat]?.name || '';
+    if (input && name !== named && document.activeElement !== input) input.value = named = name;
     if (page.state.status === 'over') {
       // A game that ended before the friend joined has nobody to play again.
       const { white, black } = page.state.players;

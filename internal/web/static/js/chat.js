@@ -1,7 +1,6 @@
-// Chat between the two players, and each player's name. Chat lines come
-// whole with the first state and then one by one; every text is set as
-// text, never as markup.
-export function createChat({ t, send, mySeat, who }) {
+// Chat between the two players. Chat lines come whole with the first
+// state and then one by one; every text is set as text, never as markup.
+export function createChat({ t, send, mySeat, who, notice }) {
   const $ = (id) => document.getElementById(id);
   const list = $('chat-lines');
   let lines = [];
@@ -11,41 +10,44 @@ export function createChat({ t, send, mySeat, who }) {
     const input = $('chat-input');
     const text = input.value.trim();
     if (!text) return;
-    send({ type: 'chat', text });
+    // Offline, the line stays in the box to be sent again.
+    if (!send({ type: 'chat', text })) {
+      notice(t('error.offline'));
+      return;
+    }
     input.value = '';
   });
-  $('name-form')?.addEventListener('submit', (e) => {
-    e.preventDefault();
-    send({ type: 'name', name: $('name-input').value.trim() });
-  });
 
-  function draw() {
-    if (!list) return;
-    list.replaceChildren(...lines.map((line) => {
-      const li = document.createElement('li');
-      li.className = line.seat === mySeat ? 'mine' : 'theirs';
-      const name = document.createElement('b');
-      name.textContent = line.seat === mySeat ? t('chat.you') : who(line.seat);
-      li.append(name, ': ', line.text);
-      return li;
-    }));
+  function item(line) {
+    const li = document.createElement('li');
+    li.className = line.seat === mySeat ? 'mine' : 'theirs';
+    const name = document.createElement('b');
+    name.textContent = line.seat === mySeat ? t('chat.you') : who(line.seat);
+    li.append(name, ': ', line.text);
+    return li;
+  }
+
+  // The list is a live region: a line added is read out, and only lines
+  // added are put in, or a screen reader would read the whole chat again.
+  function scroll() {
     list.scrollTop = list.scrollHeight; // the list scrolls, never the page
   }
 
   return {
-    // reset takes the chat and the players of a full state.
+    // reset takes the chat of a full state, sent on every reconnection:
+    // the list is drawn anew only when it holds other lines.
     reset(state) {
-      if (state.chat) {
-        lines = state.chat;
-        draw();
-      }
-      const input = $('name-input');
-      if (input && document.activeElement !== input) input.value = state.players[mySeat]?.name || '';
+      const chat = state.chat || [];
+      if (!list || (chat.length === lines.length && chat.every((l, i) => l.seq === lines[i].seq))) return;
+      lines = chat;
+      list.replaceChildren(...lines.map(item));
+      scroll();
     },
     add(line) {
-      if (lines.some((l) => l.seq === line.seq)) return;
+      if (!list || lines.some((l) => l.seq === line.seq)) return;
       lines = [...lines, line];
-      draw();
+      list.append(item(line));
+      scroll();
     },
   };
 }
