@@ -178,3 +178,20 @@ func TestGermanRematchTerms(t *testing.T) {
 	}
 	must(t, bt.WaitText(bob, "#actions", "1,5 Min. + 0 s pro Zug"))
 }
+
+// A swap is announced in the page's language, as the list of moves
+// writes it, not as the notation's word.
+func TestGermanSwapAnnounced(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	must(t, bt.Navigate(alice, srv.URL+"/?lang=de"))
+	must(t, bt.Navigate(bob, srv.URL+"/?lang=de"))
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "4", "swap": "1"}, "me")
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
+	waitStatus(t, alice, "Du bist am Zug")
+	clickCell(t, alice, "a1")
+	waitMoves(t, bob, 1)
+	must(t, bt.Click(bob, "#actions button.swap"))
+	waitMoves(t, alice, 2)
+	must(t, bt.WaitText(alice, "#announce", "Schwarz spielt Tausch."))
+}

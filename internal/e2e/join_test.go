@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	bt "bretter/internal/browsertest"
@@ -56,4 +57,51 @@ func TestInvitationWaitsForTheFriend(t *testing.T) {
 	must(t, bt.Click(bob, "#take-seat"))
 	waitStatus(t, bob, "Your friend's turn")
 	waitStatus(t, alice, "Your turn")
+}
+
+// An invitation whose seat goes meanwhile stops offering it: the button
+// goes as soon as the page hears the game was called off. A page that has
+// not heard yet when the friend clicks is told, in its language, that the
+// game ended, and its status line no longer says the seat is being taken.
+func TestInvitationGone(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob, carol := bt.NewProfile(t), bt.NewProfile(t), bt.NewProfile(t)
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "4"}, "me")
+	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
+	waitFor(t, bob, `!document.getElementById("take-seat").hidden`, true, "the button to take the seat")
+	callOff := func() {
+		t.Helper()
+		must(t, bt.Click(alice, "#actions button.abort"))
+		must(t, bt.Click(alice, `#confirm button[value=yes]`))
+		waitStatus(t, alice, "The game was called off.")
+	}
+	callOff()
+	waitStatus(t, bob, "The game was called off.")
+	waitFor(t, bob, `document.getElementById("take-seat") === null`, true, "the button gone")
+
+	// Carol's page holds back what the server tells it while told to.
+	_, err := cdp.Call(carol, chromedp.FromContext(carol).Target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `window.WebSocket = class extends WebSocket {
+			addEventListener(type, f, ...rest) {
+				return super.addEventListener(type, type === "message" ? (e) => window.deaf || f(e) : f, ...rest);
+			}
+		};`,
+	})
+	must(t, err)
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "4"}, "me")
+	must(t, bt.Navigate(carol, inputValue(t, alice, "invite-url")+"?lang=de"))
+	waitFor(t, carol, `!document.getElementById("take-seat").hidden`, true, "the button to take the seat")
+	_, err = bt.Eval[bool](carol, `window.deaf = true`)
+	must(t, err)
+	callOff()
+	must(t, bt.Click(carol, "#take-seat"))
+	must(t, bt.WaitText(carol, "#notice", "Diese Partie endete, bevor jemand den Platz eingenommen hat"))
+	status, err := bt.Eval[string](carol, `document.getElementById("status").textContent`)
+	must(t, err)
+	if strings.Contains(status, "eingenommen") {
+		t.Errorf("after the refusal the status says %q", status)
+	}
+	if gone, err := bt.Eval[bool](carol, `document.getElementById("take-seat") === null`); err != nil || !gone {
+		t.Errorf("the button to take the seat is still there (%v)", err)
+	}
 }

@@ -1,6 +1,6 @@
-// The game page: joins through an invitation if need be, keeps a live
-// connection to the server and draws what it sends. Moves go out with the
-// ply they expect; the server answers with an ack or a clear error.
+// The game page: keeps a live connection to the server and draws what it
+// sends (invite.js takes the seat an invitation offers). Moves go out with
+// the ply they expect; the server answers with an ack or a clear error.
 import { lang, t, time } from './i18n.js';
 import { load } from './boards.js';
 import { afterKey, focusOn } from './boards/focus.js';
@@ -69,7 +69,7 @@ export async function start() {
     });
     if ($('chat')) page.chat = import('./chat.js').then((m) => m.createChat({
       t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
-      who: (seat) => page.state?.players[seat]?.name || colourName(seat),
+      who: (seat) => page.state?.players[seat]?.name || colourName(seat), notice,
     }));
   }
   $('pending-yes').addEventListener('click', () => {
@@ -102,92 +102,12 @@ export async function start() {
   }
   // On a touch screen the board is how moves are made: typing folds away.
   if (matchMedia('(pointer: coarse)').matches && $('move-entry')) $('move-entry').open = false;
-  wireInvite();
-  if (page.boot.invite && keptJoinKey(page.boot.id)) {
-    await join(); // asked before: the answer may have been lost
-  } else if (page.boot.invite && !page.boot.used) {
-    // The friend takes the seat, not whatever opens the link first: link
-    // checkers and previews run pages too.
-    const take = $('take-seat');
-    take.hidden = false;
-    take.addEventListener('click', () => { take.disabled = true; join(); }, { once: true });
-  } else if (page.boot.used) {
-    notice(t('join.used'));
-    history.replaceState(null, '', `/g/${page.boot.id}`);
+  // The invitation (a friend's page, or the creator's to share it) has
+  // a script of its own: most pages are neither.
+  if (page.boot.invite || page.boot.used || $('invite-share')) {
+    import('./invite.js').then((m) => m.invitation({ t, page, notice, render }));
   }
   connect();
-}
-
-// wireInvite offers the system's share sheet for the invitation, where
-// the browser has one.
-function wireInvite() {
-  const share = $('invite-share');
-  if (!share || !navigator.share) return;
-  share.hidden = false;
-  share.addEventListener('click', () => {
-    navigator.share({ title: document.title, url: $('invite-url').value }).catch(() => {});
-  });
-}
-
-// join takes the free seat with the invitation token; the answer sets the
-// seat's cookie, and the page reloads as the player. The request carries
-// a key made once per invitation, so that asking again after a lost
-// answer gets the same seat instead of finding it taken.
-async function join() {
-  $('status').textContent = t('join.joining');
-  const key = joinKey(page.boot.id);
-  let res;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      res = await fetch(`/api/games/${page.boot.id}/join`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ invite: page.boot.invite, key }),
-      });
-      if (res.ok || (res.status < 500 && res.status !== 429) || attempt >= 4) break;
-    } catch (err) {
-      if (attempt >= 4) {
-        // Without a connection there is no seat to take: watch, and the
-        // invitation can be opened again later, with the same key.
-        notice(t('error.other', { detail: err.message }));
-        return;
-      }
-    }
-    await new Promise((done) => setTimeout(done, 1000 * 2 ** attempt));
-  }
-  if (res.ok) {
-    location.replace(`/g/${page.boot.id}`);
-    await new Promise(() => {}); // the page is going away
-  }
-  const body = await res.json().catch(() => ({}));
-  history.replaceState(null, '', `/g/${page.boot.id}`);
-  if (body.code === 'seat_taken') notice(t('join.used'));
-  else if (res.status === 403) notice(t('join.bad_invite')); // the only refusal of a join that is forbidden
-  else notice(t('error.other', { detail: body.error || res.status }));
-}
-
-// keptJoinKey is the key this browser joined game id with, if any.
-function keptJoinKey(id) {
-  try {
-    return localStorage.getItem(`join-key:${id}`);
-  } catch {
-    return null; // no storage (a private window, say)
-  }
-}
-
-// joinKey is this browser's random key for the invitation of game id,
-// kept so that opening the invitation again asks with the same key.
-function joinKey(id) {
-  const kept = keptJoinKey(id);
-  if (kept) return kept;
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const key = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  try {
-    localStorage.setItem(`join-key:${id}`, key);
-  } catch {
-    // Without storage the key lasts as long as the page.
-  }
-  return key;
 }
 
 function connect() {
@@ -423,7 +343,7 @@ function announce(event) {
     if (page.settings.sound && page.state.status !== 'over') beep('move');
   }
   const text = page.mod.eventText ? page.mod.eventText(event, page.state, t)
-    : t('announce.move', { colour: colourName(event.seat), move: event.move });
+    : t('announce.move', { colour: colourName(event.seat), move: moveLabel(event.move) });
   $('announce').textContent = text;
 }
 
@@ -510,6 +430,7 @@ function render() {
   $('pending').hidden = !page.preview;
   $('pending-text').textContent = page.preview ? t('confirm.move', { move: page.preview }) : '';
   $('status').textContent = statusText();
+  if (page.state.status !== 'waiting') $('take-seat')?.remove(); // taken, or called off
   document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
   const size = (page.state.options || {}).size;
   $('game-options').textContent = size ? `· ${t('option.size')} ${size}` : '';

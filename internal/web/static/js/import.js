@@ -54,7 +54,7 @@ async function show(rec) {
     b.type = 'button';
     b.className = 'move';
     b.dataset.ply = String(i + 1);
-    b.textContent = mod.moveLabel ? mod.moveLabel(m, 0, t) : m;
+    b.textContent = mod.moveLabel ? mod.moveLabel(m, 0, t) : m === 'swap' ? t('moves.swap') : m;
     li.append(b);
     list.append(li);
   });
