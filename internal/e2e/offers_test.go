@@ -50,6 +50,17 @@ func TestNamesChatAndADraw(t *testing.T) {
 	}
 	bt.Screenshot(t, bob, "chat-desktop")
 
+	// A takeback comes as a state without the chat: the lines stay.
+	clickCell(t, alice, "c3")
+	waitMoves(t, bob, 1)
+	must(t, bt.Click(alice, "#actions button.takeback"))
+	must(t, bt.Click(bob, "#actions button.accept"))
+	waitMoves(t, alice, 0)
+	for _, who := range []context.Context{alice, bob} {
+		if n, err := bt.Eval[int](who, `document.querySelectorAll("#chat-lines li").length`); err != nil || n != 2 {
+			t.Fatalf("after a takeback the chat has %d lines (%v)", n, err)
+		}
+	}
 	clickCell(t, alice, "c3")
 	waitMoves(t, bob, 1)
 	must(t, bt.Click(bob, "#actions button.offer-draw"))

@@ -138,6 +138,7 @@ func (c *cluster) start(opt nodeOptions) *node {
 		CreatesPerMinute: 60000, MovesPerSecond: 100000, ConnsPerClient: 1000, ChatsPerMinute: 60000})
 	n := &node{name: name, store: st, bus: b, stopped: make(chan struct{})}
 	srv.hub.notify = func(x notice) { n.mu.Lock(); n.notices = append(n.notices, x); n.mu.Unlock() }
+	srv.hub.noticeWait = 0 // counted as soon as the event is stored
 	srv.hub.lag = func(d time.Duration) { n.mu.Lock(); n.lags = append(n.lags, d); n.mu.Unlock() }
 	if err := srv.Listen(); err != nil {
 		t.Fatal(err)

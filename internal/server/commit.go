@@ -115,9 +115,39 @@ func (h *hub) tellPlayers(g *liveGame, last store.Event) {
 }
 
 // tell sends n, unless its player has the game's page on screen and sees
-// the news there.
+// the news there. g is locked. With other instances the page may be on
+// one of them, and this one may not know it yet: they tell their pages
+// at most once every presenceEvery, and only when asked of a game just
+// loaded here (the friend's join, say). The notice waits that long
+// first, and goes unless the player is looking then.
 func (h *hub) tell(g *liveGame, n notice) {
-	if !g.lookingAt(n.seat, h.now()) {
+	if h.bus == nil || h.noticeWait == 0 {
+		h.tellUnlessLooking(g, n)
+		return
+	}
+	h.afterFunc(h.noticeWait, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		// A game dropped from memory meanwhile had no pages here; what
+		// the others said of theirs went with it.
+		if g.evicted {
+			h.notify(n)
+			return
+		}
+		h.tellUnlessLooking(g, n)
+	})
+}
+
+// tellUnlessLooking sends n unless its player is looking at g; a notice
+// spared for a page here is kept, should that page die unseen. g is
+// locked.
+func (h *hub) tellUnlessLooking(g *liveGame, n notice) {
+	i := seatIndex(n.seat)
+	switch {
+	case g.presence[i].looking > 0:
+		g.spared[i] = &n
+	case !g.lookingAt(n.seat, h.now()):
+		g.spared[i] = nil
 		h.notify(n)
 	}
 }

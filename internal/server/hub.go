@@ -67,7 +67,11 @@ type hub struct {
 	// the moves it searched after and the move it found; tests replace it.
 	searched func(moves []string, found string)
 	notify   func(notice)
-	metrics  *siteMetrics
+	// noticeWait is how long a notice waits, with other instances, to
+	// learn whether the player is looking at the game on one of them (see
+	// tell); tests that count notices set it to 0.
+	noticeWait time.Duration
+	metrics    *siteMetrics
 
 	// bus connects this instance, known there as instance, to the
 	// others; nil when it is alone. lag, if set, is told how long each event took
@@ -95,7 +99,7 @@ type hub struct {
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
-		afterFunc: time.AfterFunc, notify: func(notice) {}, memoryShort: heapNearLimit, searched: func([]string, string) {}}
+		afterFunc: time.AfterFunc, notify: func(notice) {}, noticeWait: 2 * presenceEvery, memoryShort: heapNearLimit, searched: func([]string, string) {}}
 }
 
 // within runs f on the game id, loaded and locked, and returns what f

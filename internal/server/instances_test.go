@@ -729,27 +729,24 @@ func (c *cluster) untilTimeout(t *testing.T, id, seat string) {
 }
 
 // A player's page on screen spares the player notices from every
-// instance, not only from its own.
+// instance, not only from its own: also from one that loads the game only
+// for the move, and so knows nothing yet of the pages elsewhere.
 func TestLookingAcrossInstances(t *testing.T) {
 	c := newCluster(t, 2)
 	a, b := c.nodes[0], c.nodes[1]
+	b.srv.hub.noticeWait = 2 * presenceEvery
 	g := a.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
 	black := a.open(t, "black", g.id, g.black, -1)
-	// seen waits until b knows whether black is looking.
-	seen := func(looking bool) {
+	black.until(0)
+	// A shown message is not answered; a refused one after it is, once
+	// the page's messages before it are carried out.
+	shown := func(on bool) {
 		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			now := false
-			b.srv.hub.withCached(t.Context(), g.id, func(g *liveGame) error {
-				now = g.lookingAt("black", b.srv.hub.now())
-				return nil
-			})
-			if now == looking {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("b never saw black looking: %v", looking)
-			}
+		if err := black.conn.Write(t.Context(), websocket.MessageText, fmt.Appendf(nil, `{"type":"shown","shown":%v}`, on)); err != nil {
+			t.Fatal(err)
+		}
+		if m := black.send(99, map[string]any{"type": "shown"}); m.Type != "error" {
+			t.Fatalf("answer %+v", m)
 		}
 	}
 	toldBlack := func() (n int) {
@@ -766,25 +763,19 @@ func TestLookingAcrossInstances(t *testing.T) {
 			t.Fatalf("move %d %s: %d", ply, m, code)
 		}
 	}
-
-	// A shown message is not answered.
-	shown := func(on bool) {
-		t.Helper()
-		if err := black.conn.Write(t.Context(), websocket.MessageText, fmt.Appendf(nil, `{"type":"shown","shown":%v}`, on)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// settled waits past the notices' wait.
+	settled := func() { time.Sleep(b.srv.hub.noticeWait + time.Second) }
 
 	shown(true)
-	seen(true)
-	move(b, g.white, 0, "a1")
+	move(b, g.white, 0, "a1") // b loads the game for it
+	settled()
 	if n := toldBlack(); n != 0 {
 		t.Errorf("black, looking on another instance, got %d notices", n)
 	}
 	shown(false)
-	seen(false)
 	move(a, g.black, 1, "b1")
 	move(b, g.white, 2, "c1")
+	settled()
 	if n := toldBlack(); n != 1 {
 		t.Errorf("black, not looking, got %d notices", n)
 	}

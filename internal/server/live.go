@@ -260,8 +260,8 @@ func (h *hub) resync(ctx context.Context, id string, sub *subscriber, after int)
 }
 
 // look records whether a player's page is on screen, as the page says.
-// Other instances learn it with the presence, at most a second late (it
-// only spares notices), and so do this instance's pages, unchanged.
+// Other instances learn it with the presence, at most a second late (see
+// hub.tell); pages are told nothing of it.
 func (h *hub) look(ctx context.Context, id string, sub *subscriber, shown bool) error {
 	if sub.seat == "" {
 		return errWatcherLooks
@@ -271,13 +271,15 @@ func (h *hub) look(ctx context.Context, id string, sub *subscriber, shown bool) 
 			return nil
 		}
 		sub.looking = shown
+		i := seatIndex(sub.seat)
 		if shown {
-			g.presence[seatIndex(sub.seat)].looking++
-		} else {
-			g.presence[seatIndex(sub.seat)].looking--
+			g.presence[i].looking++
+		} else if g.presence[i].looking--; g.presence[i].looking == 0 {
+			g.spared[i] = nil // the page was alive to say so: it showed the news
 		}
 		if h.bus != nil {
-			h.broadcastPresence(g)
+			g.presenceChanged = true
+			h.schedulePresence(g)
 		}
 		return nil
 	})
@@ -467,10 +469,18 @@ func (h *hub) leave(g *liveGame, sub *subscriber) {
 	if sub.seat == "" {
 		return
 	}
-	p := &g.presence[seatIndex(sub.seat)]
+	i := seatIndex(sub.seat)
+	p := &g.presence[i]
 	p.conns--
 	if sub.looking {
 		p.looking--
+		// The page went without saying it was put away: it may have died
+		// with the news unseen (a phone losing its network as it went
+		// to sleep). The notice spared for it goes now.
+		if n := g.spared[i]; n != nil && !g.lookingAt(sub.seat, h.now()) {
+			g.spared[i] = nil
+			h.notify(*n)
+		}
 	}
 	if p.conns == 0 {
 		p.since = h.now()
@@ -522,6 +532,13 @@ const presenceEvery = time.Second
 // when the last message was sent less than presenceEvery ago, once that
 // time is up, with the state of that moment.
 func (h *hub) showPresence(g *liveGame) {
+	g.pagesDue = true
+	h.schedulePresence(g)
+}
+
+// schedulePresence sends what is due of the presence (see sendPresence)
+// now, or once presenceEvery has passed since the last.
+func (h *hub) schedulePresence(g *liveGame) {
 	if g.presencePending {
 		return
 	}
@@ -541,14 +558,18 @@ func (h *hub) showPresence(g *liveGame) {
 	})
 }
 
-// sendPresence sends who is online to this instance's pages, and to the
-// other instances when this instance's pages changed.
+// sendPresence sends who is online to this instance's pages, when due,
+// and to the other instances when this instance's pages changed.
 func (h *hub) sendPresence(g *liveGame) {
 	g.presenceSent = h.now()
 	if g.presenceChanged {
 		g.presenceChanged = false
 		h.publishPresence(g)
 	}
+	if !g.pagesDue {
+		return // only whether a page is on screen changed: pages show nothing of it
+	}
+	g.pagesDue = false
 	players := g.players()
 	h.broadcast(g, func(string) any { return map[string]any{"type": "presence", "players": players} })
 }

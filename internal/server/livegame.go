@@ -22,12 +22,16 @@ type liveGame struct {
 	toWatchers      [][]byte
 	tellingWatchers bool
 	presence        [2]presence // this instance's pages
+	// spared is, by seat, the last notice not sent because a page here
+	// was on screen, until that page is put away (see hub.leave).
+	spared [2]*notice
 	// presenceSent is when presence was last broadcast; presencePending
 	// says a broadcast is due (see broadcastPresence); presenceChanged,
 	// that this instance's pages changed since the last.
 	presenceSent    time.Time
 	presencePending bool
 	presenceChanged bool
+	pagesDue        bool // this instance's pages are to be sent the presence
 	// remote is what the other instances said of their pages, by
 	// instance; asked is set once they have been asked.
 	remote  map[string]remotePresence

@@ -516,6 +516,22 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 	if n := told(); len(n) != 2 || n[1].seat != "black" {
 		t.Errorf("after black's page on screen closed: %+v", n)
 	}
+
+	// A page on screen that goes without saying it was put away may have
+	// died with the news unseen: the notice spared for it goes then.
+	last := ts.dial(t, g.id, g.black, "")
+	last.next("state")
+	shown(last, true)
+	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": 7, "move": "b1"}, nil)
+	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 8, "move": "c1"}, nil)
+	if n := told(); len(n) != 1 || n[0].seat != "white" {
+		t.Errorf("with black's last page on screen: %+v", n)
+	}
+	last.conn.CloseNow()
+	watcher.presence("black", false)
+	if n := told(); len(n) != 1 || n[0].seat != "black" || n[0].text[1] != "c1" {
+		t.Errorf("after black's page on screen died: %+v", n)
+	}
 }
 
 // The notices are signed with a contact the push services take: Apple's

@@ -2,6 +2,7 @@ package web
 
 import (
 	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -70,5 +71,27 @@ func TestCompactStyle(t *testing.T) {
 	want := ".a{color:red;content:\"a: b\"}.b { margin: 0; }.c:hover,.d\n.e{}@media (max-width: 40rem){.f { order: 1; }}"
 	if got := compactStyle(src); got != want {
 		t.Errorf("compactStyle: %q, want %q", got, want)
+	}
+}
+
+// Compacting the site's own sheets takes out only whitespace and the
+// semicolon before a closing brace.
+func TestCompactStyleOfTheSheets(t *testing.T) {
+	sheets, err := fs.Glob(staticFS, "static/css/*.css")
+	if err != nil || len(sheets) == 0 {
+		t.Fatalf("no sheets: %v", err)
+	}
+	comment := regexp.MustCompile(`(?s)/\*.*?\*/`)
+	bare := func(s string) string {
+		return strings.ReplaceAll(strings.Join(strings.Fields(s), ""), ";}", "}")
+	}
+	for _, name := range sheets {
+		b, err := staticFS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := bare(compactStyle(string(b))), bare(comment.ReplaceAllString(string(b), "")); got != want {
+			t.Errorf("%s: compacting changed more than whitespace", name)
+		}
 	}
 }

@@ -34,11 +34,12 @@ export function createChat({ t, send, mySeat, who, notice }) {
   }
 
   return {
-    // reset takes the chat of a full state, sent on every reconnection:
-    // the list is drawn anew only when it holds other lines.
+    // reset takes the chat of a full state, sent on every reconnection
+    // (the states of a takeback or a join carry none: lines are never
+    // taken away). The list is drawn anew only when it holds other lines.
     reset(state) {
-      const chat = state.chat || [];
-      if (!list || (chat.length === lines.length && chat.every((l, i) => l.seq === lines[i].seq))) return;
+      const chat = state.chat;
+      if (!list || !chat || (chat.length === lines.length && chat.every((l, i) => l.seq === lines[i].seq))) return;
       lines = chat;
       list.replaceChildren(...lines.map(item));
       scroll();

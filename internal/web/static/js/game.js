@@ -430,7 +430,7 @@ function render() {
   $('pending').hidden = !page.preview;
   $('pending-text').textContent = page.preview ? t('confirm.move', { move: page.preview }) : '';
   $('status').textContent = statusText();
-  if (page.state.status !== 'waiting') $('take-seat')?.remove(); // taken, or called off
+  if (page.state.status !== 'waiting') $('take-seat')?.parentElement.remove(); // taken, or called off
   document.title = (mine ? '● ' : '') + document.title.replace(/^● /, '');
   const size = (page.state.options || {}).size;
   $('game-options').textContent = size ? `· ${t('option.size')} ${size}` : '';

@@ -15,8 +15,10 @@ export async function invitation({ t, page, notice, render }) {
     join(); // asked before: the answer may have been lost
   } else if (page.boot.invite && !page.boot.used) {
     // The friend takes the seat, not whatever opens the link first: link
-    // checkers and previews run pages too.
+    // checkers and previews run pages too. (The page may have heard
+    // already that the seat went, and put the button away.)
     const take = $('take-seat');
+    if (!take) return;
     take.hidden = false;
     take.addEventListener('click', () => { take.disabled = true; join(); }, { once: true });
   } else if (page.boot.used) {
@@ -64,7 +66,7 @@ export async function invitation({ t, page, notice, render }) {
   }
 
   function refused(text) {
-    $('take-seat')?.remove();
+    $('take-seat')?.parentElement.remove();
     notice(text);
     render(); // the status line says the game's state again
   }
