@@ -482,6 +482,13 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 		}
 	}
 
+	// round plays a move of Black's at ply, then one of White's.
+	round := func(ply int, b, w string) {
+		t.Helper()
+		ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": ply, "move": b}, nil)
+		ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": ply + 1, "move": w}, nil)
+	}
+
 	shown(black, true)
 	ts.play(t, g, "c3")
 	if n := told(); len(n) != 0 {
@@ -491,15 +498,13 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 	second := ts.dial(t, g.id, g.black, "")
 	second.next("state")
 	shown(second, false)
-	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": 1, "move": "d4"}, nil)
-	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 2, "move": "e5"}, nil)
+	round(1, "d4", "e5")
 	if n := told(); len(n) != 1 || n[0].seat != "white" {
 		t.Errorf("with black looking, and white not: %+v", n)
 	}
 
 	shown(black, false)
-	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": 3, "move": "b2"}, nil)
-	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 4, "move": "c4"}, nil)
+	round(3, "b2", "c4")
 	if n := told(); len(n) != 2 || n[1].seat != "black" || n[1].kind != "turn" {
 		t.Errorf("with black's page hidden: %+v", n)
 	}
@@ -511,8 +516,7 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 	shown(black, true)
 	black.conn.CloseNow()
 	watcher.presence("black", false)
-	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": 5, "move": "d2"}, nil)
-	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 6, "move": "e2"}, nil)
+	round(5, "d2", "e2")
 	if n := told(); len(n) != 2 || n[1].seat != "black" {
 		t.Errorf("after black's page on screen closed: %+v", n)
 	}
@@ -522,8 +526,7 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 	last := ts.dial(t, g.id, g.black, "")
 	last.next("state")
 	shown(last, true)
-	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.black, map[string]any{"ply": 7, "move": "b1"}, nil)
-	ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 8, "move": "c1"}, nil)
+	round(7, "b1", "c1")
 	if n := told(); len(n) != 1 || n[0].seat != "white" {
 		t.Errorf("with black's last page on screen: %+v", n)
 	}
