@@ -476,8 +476,9 @@ func (h *hub) leave(g *liveGame, sub *subscriber) {
 		p.looking--
 		// The page went without saying it was put away: it may have died
 		// with the news unseen (a phone losing its network as it went
-		// to sleep). The notice spared for it goes now.
-		if n := g.spared[i]; n != nil && !g.lookingAt(sub.seat, h.now()) {
+		// to sleep). The notice spared for it goes now; not when the
+		// site shuts down and closes every page itself.
+		if n := g.spared[i]; n != nil && h.ctx.Err() == nil && !g.lookingAt(sub.seat, h.now()) {
 			g.spared[i] = nil
 			h.notify(*n)
 		}

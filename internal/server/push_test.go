@@ -535,6 +535,29 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 	if n := told(); len(n) != 1 || n[0].seat != "black" || n[0].text[1] != "c1" {
 		t.Errorf("after black's page on screen died: %+v", n)
 	}
+
+	// The site shutting down closes every page itself: no page died, and
+	// no notice goes.
+	final := ts.dial(t, g.id, g.black, "")
+	final.next("state")
+	shown(final, true)
+	round(9, "a1", "a2")
+	told()
+	ts.srv.hub.stop()
+	ts.srv.hub.closeAll()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		conns := -1
+		ts.srv.hub.withCached(t.Context(), g.id, func(g *liveGame) error { conns = g.presence[1].conns; return nil })
+		if conns == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("black's page is still there after the shutdown")
+		}
+	}
+	if n := told(); len(n) != 0 {
+		t.Errorf("notices as the site shut down: %+v", n)
+	}
 }
 
 // The notices are signed with a contact the push services take: Apple's
