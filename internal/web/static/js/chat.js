@@ -27,8 +27,6 @@ export function createChat({ t, send, mySeat, who, notice }) {
     return li;
   }
 
-  // The list is a live region: a line added is read out, and only lines
-  // added are put in, or a screen reader would read the whole chat again.
   function scroll() {
     list.scrollTop = list.scrollHeight; // the list scrolls, never the page
   }
@@ -44,6 +42,8 @@ export function createChat({ t, send, mySeat, who, notice }) {
       list.replaceChildren(...lines.map(item));
       scroll();
     },
+    // The list is a live region: a line added is read out, so only that
+    // line is put in, or a screen reader would read the whole chat again.
     add(line) {
       if (!list || lines.some((l) => l.seq === line.seq)) return;
       lines = [...lines, line];
