@@ -354,7 +354,10 @@ function colourName(seat) {
 function statusText() {
   const s = page.state;
   if (s.status === 'over') return resultText(s);
-  if (s.status === 'waiting') return page.boot.seat ? t('status.waiting') : t('status.waiting_watch');
+  if (s.status === 'waiting') {
+    if (page.boot.seat) return t('status.waiting');
+    return $('take-seat') ? t('status.waiting_you') : t('status.waiting_watch'); // the friend, with the seat offered
+  }
   if (page.pending) return page.connected ? t('status.sending') : t('status.reconnecting', { move: page.pending.move });
   const colour = colourName(s.to_move);
   if (s.players[s.to_move].computer) return t('status.thinking', { colour });
