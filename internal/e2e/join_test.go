@@ -50,7 +50,9 @@ func TestInvitationWaitsForTheFriend(t *testing.T) {
 	id := newGame(t, alice, srv, "havannah", map[string]string{"size": "4"}, "me")
 	must(t, bt.Navigate(bob, inputValue(t, alice, "invite-url")))
 	waitFor(t, bob, `!document.getElementById("take-seat").hidden`, true, "the button to take the seat")
-	waitStatus(t, bob, "The seat is yours: take it to play.") // not the watchers' "Waiting for the second player."
+	// The friend is told the seat is theirs, not the watchers' "Waiting
+	// for the second player."
+	waitStatus(t, bob, "The seat is yours: take it to play.")
 	time.Sleep(time.Second) // what the page would do by itself, it has done by now
 	if s := apiState(t, srv, id); s.Status != "waiting" {
 		t.Fatalf("opening the invitation made the game %s", s.Status)
