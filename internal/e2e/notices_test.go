@@ -49,9 +49,8 @@ func TestPushNoticesRefused(t *testing.T) {
 // A player turns notices on: the page hands the server the browser's
 // subscription as the browser writes it, and the server then sends the
 // push service a notice when it is the player's turn, once the page is no
-// longer on screen. (The push service
-// is a stand-in here, and so is the browser's subscription to it, which
-// needs the real service.)
+// longer on screen. (The push service is a stand-in here, and so is the
+// browser's subscription to it, which needs the real service.)
 func TestPushNoticesOn(t *testing.T) {
 	var notices atomic.Int64
 	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
