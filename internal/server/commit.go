@@ -66,6 +66,7 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 		g.view = g.state.View()
 		h.broadcastEvent(g, e)
 	}
+	g.stored = g.rec.Version
 	h.publish(g, busMessage{Kind: "events", Events: events, End: end})
 	h.stopStaleSearch(g)
 	h.thinkIfComputerTurn(g)

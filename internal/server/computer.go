@@ -57,7 +57,8 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 		return
 	}
 	if !ok {
-		return // another instance is searching
+		h.askAgainIfOurs(ctx, id)
+		return
 	}
 	defer release()
 	var (
@@ -159,6 +160,34 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	h.moved(id)
 	h.log.Debug("computer moved", "game", id, "move", text, "iterations", r.Iterations, "elapsed", r.Elapsed)
 }
+
+// askAgainIfOurs queues game id for the computer again, after
+// leaseRetry, if the lease on its move was held by another instance
+// while this one stored the last move. The holder searches a position
+// the game has left (it stops once it hears of the move), and nobody
+// else would ask for the new one: the instance that stored the move
+// asks until the lease is free. One that did not store the last move
+// leaves the game to the one that did; the sweep finds games left
+// waiting longer.
+func (h *hub) askAgainIfOurs(ctx context.Context, id string) {
+	ours := false
+	err := h.with(ctx, id, func(g *liveGame) error {
+		ours = g.computerTurn() && g.stored != 0 && g.stored == g.rec.Version
+		return nil
+	})
+	if err != nil || !ours {
+		return
+	}
+	h.afterFunc(leaseRetry, func() {
+		if h.ctx.Err() == nil {
+			h.thinkers.add(id)
+		}
+	})
+}
+
+// leaseRetry is how long an instance waits to ask again for a lease
+// another holds on work that is its own (see askAgainIfOurs).
+const leaseRetry = time.Second
 
 // searchStarted notes s, the search for game id, unless one runs for the
 // same moves already, and reports whether it did. The game is locked: a

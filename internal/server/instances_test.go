@@ -511,6 +511,54 @@ func TestComputerMovesOnceAcrossInstances(t *testing.T) {
 	}
 }
 
+// The computer's lease is held by an instance searching a position the
+// game has left: a move was taken back and another made on a second
+// instance, which then finds the lease taken. The second asks again
+// until the holder lets go, and the computer moves without waiting for
+// the sweep.
+func TestSearchAfterAStaleLease(t *testing.T) {
+	c := newCluster(t, 0)
+	a := c.start(nodeOptions{})
+	b := c.start(nodeOptions{})
+	var created createResponse
+	if code := b.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"opponent":"computer","level":1,"start":"me"}`, &created); code != http.StatusCreated {
+		t.Fatal(code)
+	}
+	release, ok, err := a.bus.Hold(t.Context(), "computer."+created.ID)
+	if err != nil || !ok {
+		t.Fatalf("taking the lease: %v %v", ok, err)
+	}
+	ft := &fakeTime{now: time.Now()}
+	useFakeTimeAt(b.testServer, ft)
+	idle := func() {
+		for {
+			if running, waiting := b.srv.hub.thinkers.load(); running == 0 && waiting == 0 {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	ply, move := firstLegal(t, b, created.ID, created.Secret)
+	if code := b.call(t, "POST", "/api/games/"+created.ID+"/moves", created.Secret, map[string]any{"ply": ply, "move": move}, nil); code != http.StatusOK {
+		t.Fatalf("my move: %d", code)
+	}
+	idle()
+	if got := b.srv.hub.searches.Load(); got != 0 {
+		t.Fatalf("%d searches while another instance held the lease", got)
+	}
+	ft.advance(leaseRetry) // asked again: the lease is still held
+	idle()
+	release()
+	ft.advance(leaseRetry)
+	idle()
+	if events := c.stored(created.ID); len(events) != 2 || events[1].Seat != "black" {
+		t.Fatalf("the store has %s", eventsText(events))
+	}
+	if got := b.srv.hub.searches.Load(); got != 1 {
+		t.Errorf("%d searches", got)
+	}
+}
+
 // Instances started on a store with a game waiting for the computer all
 // find it; one of them searches, and one move is stored.
 func TestRestartedInstancesSearchOnce(t *testing.T) {

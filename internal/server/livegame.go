@@ -36,8 +36,12 @@ type liveGame struct {
 	// instance; asked is set once they have been asked.
 	remote  map[string]remotePresence
 	asked   bool
-	checked time.Time        // when a quiet copy was last checked against the store (see sweep)
-	now     func() time.Time // the hub's clock
+	checked time.Time // when a quiet copy was last checked against the store (see sweep)
+	// stored is the version of the last events this instance stored;
+	// 0: none. While it is the game's version, the computer's move is
+	// this instance's to ask for (see computerMove).
+	stored int
+	now    func() time.Time // the hub's clock
 
 	replayed
 }
