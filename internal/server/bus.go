@@ -254,6 +254,7 @@ func (h *hub) receiveEvents(id string, g *liveGame, m busMessage) {
 	}
 	h.stopStaleSearch(g)
 	h.armClock(g)
+	h.spareForPagesHere(g, m.Events[len(m.Events)-1])
 }
 
 // repair loads g again from the store, at once if pages are open (they

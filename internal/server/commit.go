@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"bretter/game"
@@ -76,9 +77,19 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 }
 
 // tellPlayers sends a push notice to whoever's turn it has become, or to
-// both players when the game has ended. The computer needs none.
+// both players when the game has ended.
 func (h *hub) tellPlayers(g *liveGame, last store.Event) {
+	for _, n := range playerNotices(g, last) {
+		h.tell(g, n)
+	}
+}
+
+// playerNotices are the notices last, just applied to g, brings its
+// players: to whoever's turn it has become, or to both when the game has
+// ended. The computer needs none.
+func playerNotices(g *liveGame, last store.Event) []notice {
 	base := notice{game: g.rec.ID, gameName: g.rec.Game}
+	var out []notice
 	switch {
 	case g.rec.Status == "over":
 		for _, seat := range []string{"white", "black"} {
@@ -92,9 +103,7 @@ func (h *hub) tellPlayers(g *liveGame, last store.Event) {
 			case g.rec.Winner == "none":
 				n.kind = "draw"
 			}
-			if seat != g.rec.Computer {
-				h.tell(g, n)
-			}
+			out = append(out, n)
 		}
 	case g.rec.Status == "playing" && (last.Kind == "move" || last.Kind == "takeback"):
 		n := base
@@ -109,8 +118,19 @@ func (h *hub) tellPlayers(g *liveGame, last store.Event) {
 		default:
 			n.text = []any{"move", last.Move}
 		}
-		if n.seat != g.rec.Computer {
-			h.tell(g, n)
+		out = append(out, n)
+	}
+	return slices.DeleteFunc(out, func(n notice) bool { return n.seat == g.rec.Computer })
+}
+
+// spareForPagesHere keeps the notices of events another instance stored
+// for the players whose pages here are on screen. That instance sends
+// none while they look; should such a page die unseen, the notice goes
+// from here (see hub.leave), as it would for news stored here.
+func (h *hub) spareForPagesHere(g *liveGame, last store.Event) {
+	for _, n := range playerNotices(g, last) {
+		if i := seatIndex(n.seat); g.presence[i].looking > 0 {
+			g.spared[i] = &n
 		}
 	}
 }

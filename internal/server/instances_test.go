@@ -798,7 +798,7 @@ func TestLookingAcrossInstances(t *testing.T) {
 		}
 	}
 	toldBlack := func() (n int) {
-		for _, x := range b.noticesSent() {
+		for _, x := range append(a.noticesSent(), b.noticesSent()...) {
 			if x.seat == "black" && x.kind == "turn" {
 				n++
 			}
@@ -826,5 +826,27 @@ func TestLookingAcrossInstances(t *testing.T) {
 	settled()
 	if n := toldBlack(); n != 1 {
 		t.Errorf("black, not looking, got %d notices", n)
+	}
+
+	// A page on screen that dies unseen (a phone losing its network as
+	// it goes to sleep) may not have shown the news: the notice spared
+	// for it goes from its instance, though another stored the move.
+	shown(true)
+	move(a, g.black, 3, "d1")
+	move(b, g.white, 4, "a2")
+	settled()
+	if n := toldBlack(); n != 1 {
+		t.Errorf("black, looking again, got %d notices", n-1)
+	}
+	black.conn.CloseNow()
+	// Only to end a test that hangs; not a measure of speed.
+	for deadline := time.Now().Add(time.Minute); toldBlack() == 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no notice once black's page on screen died")
+		}
+	}
+	settled()
+	if n := toldBlack(); n != 2 {
+		t.Errorf("black's page died: %d notices, not 1", n-1)
 	}
 }

@@ -23,7 +23,8 @@ type liveGame struct {
 	tellingWatchers bool
 	presence        [2]presence // this instance's pages
 	// spared is, by seat, the last notice not sent because a page here
-	// was on screen, until that page is put away (see hub.leave).
+	// was on screen, until that page is put away (see hub.leave); news
+	// from other instances leaves one too (see spareForPagesHere).
 	spared [2]*notice
 	// presenceSent is when presence was last broadcast; presencePending
 	// says a broadcast is due (see broadcastPresence); presenceChanged,
