@@ -274,6 +274,7 @@ func (h *hub) look(ctx context.Context, id string, sub *subscriber, shown bool) 
 		i := seatIndex(sub.seat)
 		if shown {
 			g.presence[i].looking++
+			g.looks[i]++
 		} else if g.presence[i].looking--; g.presence[i].looking == 0 {
 			g.spared[i] = nil // the page was alive to say so: it showed the news
 		}
@@ -480,13 +481,39 @@ func (h *hub) leave(g *liveGame, sub *subscriber) {
 		// site shuts down and closes every page itself.
 		if n := g.spared[i]; n != nil && h.ctx.Err() == nil && !g.lookingAt(sub.seat, h.now()) {
 			g.spared[i] = nil
-			h.notify(*n)
+			h.sendSparedLater(g, *n)
 		}
 	}
 	if p.conns == 0 {
 		p.since = h.now()
 	}
 }
+
+// sendSparedLater sends n, spared for a page on screen that went without
+// saying it was put away, unless within sparedWait a page of its player
+// says it is on screen: a page the site dropped as too slow, or whose
+// connection broke for a moment, is back by then and shows the news. g
+// is locked.
+func (h *hub) sendSparedLater(g *liveGame, n notice) {
+	i := seatIndex(n.seat)
+	looks := g.looks[i]
+	h.afterFunc(sparedWait, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if h.ctx.Err() != nil {
+			return // the site shut down, closing its pages itself
+		}
+		// A game dropped from memory meanwhile had no pages here.
+		if g.evicted || g.looks[i] == looks && !g.lookingAt(n.seat, h.now()) {
+			h.notify(n)
+		}
+	})
+}
+
+// sparedWait is how long a notice spared for a page that went away unseen
+// waits for the page to come back (it tries again after half a second,
+// then after one and two).
+const sparedWait = 5 * time.Second
 
 // broadcastEvent tells every page of an event just applied. A takeback
 // shortens the game, which a change cannot say: the pages get the state.

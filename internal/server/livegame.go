@@ -26,6 +26,7 @@ type liveGame struct {
 	// was on screen, until that page is put away (see hub.leave); news
 	// from other instances leaves one too (see spareForPagesHere).
 	spared [2]*notice
+	looks  [2]int // by seat, how often a page here said it is on screen
 	// presenceSent is when presence was last broadcast; presencePending
 	// says a broadcast is due (see broadcastPresence); presenceChanged,
 	// that this instance's pages changed since the last.

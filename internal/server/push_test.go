@@ -467,6 +467,27 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 		sent = nil
 		return told
 	}
+	// The waits of spared notices are run by the test: spare() runs those
+	// due by then.
+	var waits []func()
+	ts.srv.hub.afterFunc = func(d time.Duration, f func()) *time.Timer {
+		if d != sparedWait {
+			return time.AfterFunc(d, f)
+		}
+		mu.Lock()
+		waits = append(waits, f)
+		mu.Unlock()
+		return time.NewTimer(time.Hour) // never fires
+	}
+	spare := func() {
+		mu.Lock()
+		due := waits
+		waits = nil
+		mu.Unlock()
+		for _, f := range due {
+			f()
+		}
+	}
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"start":"me"}`)
 	told() // the friend's coming
 	black := ts.dial(t, g.id, g.black, "")
@@ -522,7 +543,8 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 	}
 
 	// A page on screen that goes without saying it was put away may have
-	// died with the news unseen: the notice spared for it goes then.
+	// died with the news unseen: the notice spared for it goes, once the
+	// page has had time to come back.
 	last := ts.dial(t, g.id, g.black, "")
 	last.next("state")
 	shown(last, true)
@@ -532,16 +554,40 @@ func TestNoNoticeWhileLooking(t *testing.T) {
 	}
 	last.conn.CloseNow()
 	watcher.presence("black", false)
+	if n := told(); len(n) != 0 {
+		t.Errorf("at once after black's page on screen died: %+v", n)
+	}
+	spare()
 	if n := told(); len(n) != 1 || n[0].seat != "black" || n[0].text[1] != "c1" {
 		t.Errorf("after black's page on screen died: %+v", n)
 	}
+
+	// A page that comes back and is on screen, even for a moment, shows
+	// the news: dropped as too slow, say, or its connection broken.
+	back := ts.dial(t, g.id, g.black, "")
+	back.next("state")
+	shown(back, true)
+	round(9, "d1", "e1")
+	told()
+	back.conn.CloseNow()
+	watcher.presence("black", false)
+	back = ts.dial(t, g.id, g.black, "")
+	back.next("state")
+	shown(back, true)
+	shown(back, false)
+	spare()
+	if n := told(); len(n) != 0 {
+		t.Errorf("black's page came back: %+v", n)
+	}
+	back.conn.CloseNow()
+	watcher.presence("black", false)
 
 	// The site shutting down closes every page itself: no page died, and
 	// no notice goes.
 	final := ts.dial(t, g.id, g.black, "")
 	final.next("state")
 	shown(final, true)
-	round(9, "a1", "a2")
+	round(11, "a1", "a2")
 	told()
 	ts.srv.hub.stop()
 	ts.srv.hub.closeAll()
