@@ -154,7 +154,7 @@ func run(ctx context.Context, addr string, db storeOptions, busOpt busOptions, c
 		return fmt.Errorf("listening on the bus: %w", err)
 	}
 	ln = srv.Listener(ln)
-	httpServer := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	httpServer := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes}
 
 	background, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -248,3 +248,7 @@ func envOr(name, fallback string) string {
 	}
 	return fallback
 }
+
+// maxHeaderBytes bounds a request's header, cookies included, far below
+// Go's megabyte: the site's own cookies take a few hundred bytes.
+const maxHeaderBytes = 64 << 10

@@ -120,6 +120,13 @@ func TestServeOnPostgres(t *testing.T) {
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("create: %d", res.StatusCode)
 	}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/healthz", nil)
+	req.Header.Set("Cookie", "seat_"+created.ID+"="+strings.Repeat("A", 2*maxHeaderBytes))
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("a request with a header too large: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
 	st, err := store.OpenPostgres(t.Context(), db)
 	if err != nil {
 		t.Fatal(err)

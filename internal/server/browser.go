@@ -144,16 +144,34 @@ func (s *Server) keepSeat(w http.ResponseWriter, r *http.Request, token, id, sec
 // given before they had an identity, into this browser's holdings. A seat
 // the identity already holds in that game wins over the old cookie. It
 // returns the browser's identity, "" when it has none.
+//
+// Only a cookie that holds a seat of its game is kept: anyone can send
+// any cookie, and each kept one is a row in the store. The others are
+// deleted, as is a cookie of a game no longer stored. The rest of a
+// browser's old cookies are folded in on its next pages.
 func (s *Server) foldSeats(w http.ResponseWriter, r *http.Request) string {
-	const most = 200 // per request, so that one request stays cheap
+	const most = 20 // per request, so that one request stays cheap
 	token := browserToken(r)
 	n := 0
 	for _, c := range r.Cookies() {
 		id, ok := strings.CutPrefix(c.Name, "seat_")
-		if !ok || !validID(id) || c.Value == "" || n == most {
+		if !ok || !validID(id) || n == most {
 			continue
 		}
 		n++
+		seat, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) {
+			if !validSecret(c.Value) {
+				return "", nil
+			}
+			return g.seatOf(c.Value), nil
+		})
+		if err != nil && !errors.Is(err, errNotFound) {
+			continue // the store failed: the cookie waits for a later page
+		}
+		if seat == "" {
+			s.setCookie(w, r, c.Name, "", -1)
+			continue
+		}
 		if token == "" {
 			token = s.identity(w, r)
 		}

@@ -139,6 +139,36 @@ func TestOldSeatCookiesAreFoldedIn(t *testing.T) {
 	}
 }
 
+// Anyone can send any cookie: only one that holds a seat of its game is
+// kept, and the others are dropped, whatever page they come with.
+func TestBogusSeatCookiesAreDropped(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
+	other := ts.newGame(t, `{"game":"dvonn","start":"me"}`)
+	p, _ := url.Parse(ts.URL)
+	for _, page := range []string{"/g/" + g.id, "/g/zzzzzzzzzz", "/my"} {
+		c := ts.browser(t)
+		c.Jar.SetCookies(p, []*http.Cookie{
+			{Name: "seat_" + g.id, Value: strings.Repeat("A", 3000)},
+			{Name: "seat_" + other.id, Value: g.white}, // another game's secret
+			{Name: "seat_zzzzzzzzzz", Value: g.white},  // no such game
+			{Name: "seat_" + g.id + "x", Value: g.white},
+		})
+		res, _ := get(t, c, ts.URL+page)
+		if res.StatusCode >= 500 {
+			t.Fatalf("%s: %d", page, res.StatusCode)
+		}
+		if names := cookieNames(c, ts.URL); len(names) != 1 || names[0] != "seat_"+g.id+"x" {
+			t.Errorf("after %s the browser keeps %v", page, names)
+		}
+		for _, id := range []string{g.id, other.id} {
+			if seat := seatOf(t, ts, c, id); seat != "" {
+				t.Errorf("after %s the browser holds %s of %s", page, seat, id)
+			}
+		}
+	}
+}
+
 // failingHolds is a store that cannot keep seats against browsers.
 type failingHolds struct{ testStore }
 

@@ -55,10 +55,17 @@ func matches(secret string, hash []byte) bool {
 // the store alone never yields it.
 
 func validJoinKey(key string) bool {
-	if len(key) < 16 || len(key) > 128 {
-		return false
-	}
-	for _, c := range []byte(key) {
+	return len(key) >= 16 && len(key) <= 128 && urlSafe(key)
+}
+
+// validSecret says whether s has the form of a secret newSecret makes.
+func validSecret(s string) bool {
+	return len(s) == 22 && urlSafe(s)
+}
+
+// urlSafe says whether s is made of URL-safe base64's letters only.
+func urlSafe(s string) bool {
+	for _, c := range []byte(s) {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 			return false
 		}
