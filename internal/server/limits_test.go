@@ -73,9 +73,9 @@ func TestCreateLimit(t *testing.T) {
 func TestMoveLimit(t *testing.T) {
 	moves := []string{"e5", "d4", "f6", "c3"}
 	t.Run("api", func(t *testing.T) {
-		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1})) // a burst of 2
+		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1.5})) // a burst of 3
 		frozen(ts)
-		g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
+		g := ts.newGame(t, `{"game":"havannah","start":"me"}`) // the friend's taking the seat is charged
 		refusedAfter(t, 2, func(i int) int {
 			secret := g.white
 			if i%2 == 1 {
@@ -88,9 +88,10 @@ func TestMoveLimit(t *testing.T) {
 		}
 	})
 	// live is a player's connection to a game on a site that takes one
-	// message a second, in a burst of 2, its clock stopped.
+	// and a half messages a second, in a burst of 3 (one spent on the
+	// friend's taking the seat), its clock stopped.
 	live := func(t *testing.T) *client {
-		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1}))
+		ts := limitedServer(t, lenient(Config{MovesPerSecond: 1.5}))
 		frozen(ts)
 		g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
 		c := ts.dial(t, g.id, g.white, "")
@@ -99,7 +100,7 @@ func TestMoveLimit(t *testing.T) {
 	}
 	t.Run("live", func(t *testing.T) {
 		c := live(t)
-		for i := range 3 { // a burst of 2
+		for i := range 3 { // two left of the burst
 			c.send(map[string]any{"type": "name", "id": i + 1, "name": "Ada"})
 			m := c.read()
 			for m.Type != "ack" && m.Type != "error" {
@@ -126,6 +127,39 @@ func TestMoveLimit(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Every request that changes a game is charged to the moves' budget,
+// whether or not it is then carried out.
+func TestEveryChangeIsCharged(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{MovesPerSecond: 1.5})) // a burst of 3
+	frozen(ts)
+	g := ts.newGame(t, `{"game":"havannah","start":"me"}`) // the friend's taking the seat is charged
+	refusedAfter(t, 2, func(int) int {
+		return ts.call(t, "POST", "/api/games/"+g.id+"/join", "", `{"token":"wrong"}`, nil)
+	})
+	for _, r := range []struct{ method, path, body string }{
+		{"POST", "/resign", ""},
+		{"POST", "/rematch", ""},
+		{"DELETE", "/rematch", ""},
+		{"POST", "/offer", `{"kind":"draw"}`},
+		{"POST", "/answer", `{"kind":"draw","accept":true}`},
+		{"POST", "/name", `{"name":"Ada"}`},
+		{"POST", "/push", `{"subscription":{"endpoint":"https://fcm.googleapis.com/fcm/send/x","keys":{"p256dh":"k","auth":"a"}}}`},
+		{"DELETE", "/push", `{"endpoint":"https://fcm.googleapis.com/fcm/send/x"}`},
+	} {
+		if code := ts.call(t, r.method, "/api/games/"+g.id+r.path, g.white, r.body, nil); code != http.StatusTooManyRequests {
+			t.Errorf("%s %s after the budget: %d", r.method, r.path, code)
+		}
+	}
+	res, err := http.Post(ts.URL+"/g/"+g.id+"/seat/"+g.white, "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("taking a seat by its link after the budget: %d", res.StatusCode)
+	}
 }
 
 func TestChatLimit(t *testing.T) {

@@ -27,6 +27,9 @@ type liveGame struct {
 	// from other instances leaves one too (see spareForPagesHere).
 	spared [2]*notice
 	looks  [2]int // by seat, how often a page here said it is on screen
+	// rematchTold is, by seat, when the other was last told of its offer
+	// of a new game.
+	rematchTold [2]time.Time
 	// presenceSent is when presence was last broadcast; presencePending
 	// says a broadcast is due (see broadcastPresence); presenceChanged,
 	// that this instance's pages changed since the last.

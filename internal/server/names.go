@@ -61,10 +61,6 @@ func (h *hub) rename(ctx context.Context, id, secret, name string) (int, error) 
 }
 
 func (s *Server) apiName(w http.ResponseWriter, r *http.Request) {
-	if !s.moves.allow(clientKey(r), s.hub.now()) {
-		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many requests from your address: slow down"))
-		return
-	}
 	var req struct {
 		Name *string `json:"name"`
 	}

@@ -220,6 +220,10 @@ type switchData struct {
 // every post, it is refused when another site sends it (server.go).
 func (s *Server) switchSeat(w http.ResponseWriter, r *http.Request) {
 	lang := s.site.Lang(r)
+	if !s.moves.allow(clientKey(r), s.hub.now()) {
+		s.errorPage(w, r, lang, refuse(http.StatusTooManyRequests, "rate", "%s", s.site.T(lang, "error.rate")))
+		return
+	}
 	id, secret := r.PathValue("id"), r.PathValue("secret")
 	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
 		if g.seatOf(secret) == "" {

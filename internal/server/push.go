@@ -280,7 +280,7 @@ func (s *Server) apiSubscribe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sub := req.Subscription
-	if sub == nil || !s.push.allows(sub.Endpoint) {
+	if sub == nil || len(sub.Endpoint) > maxEndpoint || !s.push.allows(sub.Endpoint) {
 		writeError(w, refuse(http.StatusBadRequest, "bad_request", "the subscription must name a known push service"))
 		return
 	}
@@ -306,6 +306,10 @@ func (s *Server) apiUnsubscribe(w http.ResponseWriter, r *http.Request) {
 		return s.push.store.Unsubscribe(r.Context(), id, seat, req.Endpoint)
 	})
 }
+
+// maxEndpoint bounds a subscription's address: the push services give
+// a few hundred bytes.
+const maxEndpoint = 1024
 
 // keyOfLength reports whether key is base64url for n bytes.
 func keyOfLength(key string, n int) bool {

@@ -263,7 +263,8 @@ func TestPushRefusesOtherAddresses(t *testing.T) {
 	g := ts.newGame(t, `{"game":"dvonn"}`)
 	good := map[string]string{"p256dh": base64.RawURLEncoding.EncodeToString(make([]byte, 65)), "auth": base64.RawURLEncoding.EncodeToString(make([]byte, 16))}
 	for _, endpoint := range []string{"https://evil.example/push", "http://fcm.googleapis.com/x", "https://fcm.googleapis.com.evil.example/x",
-		"https://user@fcm.googleapis.com/x", "https://wns2-evil.example/", "https://notify.windows.com.evil/", "not a url"} {
+		"https://user@fcm.googleapis.com/x", "https://wns2-evil.example/", "https://notify.windows.com.evil/", "not a url",
+		"https://fcm.googleapis.com/fcm/send/" + strings.Repeat("x", maxEndpoint)} {
 		body := map[string]any{"subscription": map[string]any{"endpoint": endpoint, "keys": good}}
 		if code := ts.call(t, "POST", "/api/games/"+g.id+"/push", g.white, body, nil); code != http.StatusBadRequest {
 			t.Errorf("endpoint %s: %d", endpoint, code)
@@ -302,6 +303,7 @@ func TestPushNoticeOfRematchOffer(t *testing.T) {
 	ts.call(t, "GET", "/api/push/key", "", nil, &key)
 	ps := newPushService(t, key.Key)
 	ts.srv.push.allowed = []string{ps.URL + "/"}
+	ft := useFakeTime(ts)
 	g := finished(t, ts)
 
 	body, _ := json.Marshal(map[string]any{"subscription": ps.subscription("/send/black")})
@@ -319,8 +321,9 @@ func TestPushNoticeOfRematchOffer(t *testing.T) {
 		t.Fatalf("the notice of the offer: %+v", m)
 	}
 	ts.call(t, "DELETE", "/api/games/"+g.id+"/rematch", g.white, nil, nil)
-	// New terms are a new offer, and told again. Notices go out in order:
+	// New terms a minute later are told again. Notices go out in order:
 	// had the withdrawal been told, its notice would come first.
+	ft.advance(time.Minute)
 	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, `{"options":{"size":6}}`, nil)
 	if m := ps.next(t); m["body"] != "Havannah: Dein Gegenüber bietet ein neues Spiel an." {
 		t.Fatalf("the notice after the withdrawal: %+v", m)

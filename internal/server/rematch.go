@@ -192,7 +192,12 @@ func (h *hub) follow(ctx context.Context, g *liveGame, secret string, ask *remat
 	if err != nil {
 		return rematched{}, err
 	}
-	h.tell(g, notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(seat), kind: "rematch"})
+	// Terms changed, or an offer withdrawn and made again, are not news
+	// each time: the other player hears of offers at most once a minute.
+	if i := seatIndex(seat); g.rematchTold[i].IsZero() || h.now().Sub(g.rematchTold[i]) >= time.Minute {
+		g.rematchTold[i] = h.now()
+		h.tell(g, notice{game: g.rec.ID, gameName: g.rec.Game, seat: otherSeat(seat), kind: "rematch"})
+	}
 	return rematched{version: v, offer: g.offer}, nil
 }
 

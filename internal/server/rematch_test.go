@@ -2,7 +2,9 @@ package server
 
 import (
 	"net/http"
+	"sync"
 	"testing"
+	"time"
 )
 
 // finished is a Havannah game of side 4 that White has won.
@@ -193,4 +195,47 @@ func TestRematchWithdraw(t *testing.T) {
 	if code := ts2.call(t, "DELETE", path, g.black, nil, &e); code != http.StatusConflict || e.Code != "too_late" {
 		t.Fatalf("withdrawing after the new game started: %d %+v", code, e)
 	}
+}
+
+// An offer of a new game is news once: terms changed, or the offer
+// withdrawn and made again, tell the other player again only after a
+// minute.
+func TestRematchOffersToldOnceAMinute(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	var mu sync.Mutex
+	told := map[string]int{}
+	ts.srv.hub.notify = func(n notice) {
+		if n.kind == "rematch" {
+			mu.Lock()
+			told[n.seat]++
+			mu.Unlock()
+		}
+	}
+	g := finished(t, ts)
+	ask := func(secret, method, body string, want int) {
+		t.Helper()
+		if code := ts.call(t, method, "/api/games/"+g.id+"/rematch", secret, body, nil); code != want {
+			t.Fatalf("%s %s: %d, want %d", method, body, code, want)
+		}
+	}
+	check := func(when string, white, black int) {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		if told["white"] != white || told["black"] != black {
+			t.Errorf("%s: told %v, want white %d, black %d", when, told, white, black)
+		}
+	}
+	ask(g.white, "POST", "", http.StatusAccepted)
+	check("the first offer", 0, 1)
+	ask(g.white, "POST", `{"start":"me"}`, http.StatusAccepted)
+	ask(g.white, "DELETE", "", http.StatusOK)
+	ask(g.white, "POST", "", http.StatusAccepted)
+	check("the offer changed, withdrawn and made again", 0, 1)
+	ft.advance(time.Minute)
+	ask(g.white, "POST", `{"start":"me"}`, http.StatusAccepted)
+	check("a minute later", 0, 2)
+	ask(g.black, "POST", `{"options":{"size":5}}`, http.StatusAccepted)
+	check("the other's offer", 1, 2)
 }

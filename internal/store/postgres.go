@@ -88,6 +88,9 @@ var postgresMigrations = []string{
 	ALTER TABLE games ADD COLUMN join_sealed BYTEA;`,
 	`ALTER TABLE games DROP COLUMN version;`,
 	`ALTER TABLE games ADD COLUMN given INTEGER NOT NULL DEFAULT 0;`,
+	// A seat's subscriptions are numbered, newest last: it keeps its
+	// newest few (see Subscribe).
+	`ALTER TABLE push_subscriptions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // lastChangePostgres is lastChange in PostgreSQL's words.
@@ -522,9 +525,13 @@ func (s *Postgres) Setting(ctx context.Context, name, value string) (string, err
 
 // Subscribe keeps a browser's push subscription for a seat of a game.
 func (s *Postgres) Subscribe(ctx context.Context, sub Subscription) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO push_subscriptions (game_id, seat, endpoint, p256dh, auth, lang) VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (game_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang`,
-		sub.Game, sub.Seat, sub.Endpoint, sub.P256DH, sub.Auth, sub.Lang)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, pgParams(subscribeQuery), sub.Game, sub.Seat, sub.Endpoint, sub.P256DH, sub.Auth, sub.Lang); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, pgParams(subscriptionsCapQuery), sub.Game, sub.Seat, SubscriptionsPerSeat)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("game %s: keeping a push subscription: %w", sub.Game, err)
 	}
@@ -629,3 +636,8 @@ func (s *Postgres) Holdings(ctx context.Context, browser []byte, limit int) ([]H
 	}
 	return out, nil
 }
+
+// pgParams writes a query shared with SQLite, whose parameters are
+// numbered as ?1, with PostgreSQL's $1. The shared queries have no other
+// question marks.
+func pgParams(q string) string { return strings.ReplaceAll(q, "?", "$") }

@@ -158,6 +158,9 @@ var migrations = []string{
 	// its event (see appendQueries).
 	`ALTER TABLE games DROP COLUMN version;`,
 	`ALTER TABLE games ADD COLUMN given INTEGER NOT NULL DEFAULT 0;`,
+	// A seat's subscriptions are numbered, newest last: it keeps its
+	// newest few (see Subscribe).
+	`ALTER TABLE push_subscriptions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // lastChange is when game g last changed: its row's updated_at (created,
@@ -629,9 +632,10 @@ func (s *SQLite) Setting(ctx context.Context, name, value string) (string, error
 // Subscribe keeps a browser's push subscription for a seat of a game.
 func (s *SQLite) Subscribe(ctx context.Context, sub Subscription) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO push_subscriptions (game_id, seat, endpoint, p256dh, auth, lang) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (game_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang`,
-			sub.Game, sub.Seat, sub.Endpoint, sub.P256DH, sub.Auth, sub.Lang)
+		if _, err := tx.ExecContext(ctx, subscribeQuery, sub.Game, sub.Seat, sub.Endpoint, sub.P256DH, sub.Auth, sub.Lang); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, subscriptionsCapQuery, sub.Game, sub.Seat, SubscriptionsPerSeat)
 		return err
 	})
 	if err != nil {

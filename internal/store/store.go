@@ -109,6 +109,22 @@ type Subscription struct {
 	Lang         string
 }
 
+// SubscriptionsPerSeat is how many subscriptions a seat keeps: its
+// newest. Every notice goes to each, and one player has only so many
+// browsers; a new one beyond them replaces the oldest.
+const SubscriptionsPerSeat = 5
+
+// subscribeQuery keeps a subscription as its seat's newest; with
+// subscriptionsCapQuery after it, the seat keeps its newest few. The
+// parameters are numbered as SQLite writes them (see pgParams).
+const (
+	subscribeQuery = `INSERT INTO push_subscriptions (game_id, seat, endpoint, p256dh, auth, lang, seq)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, (SELECT COALESCE(MAX(seq), 0) + 1 FROM push_subscriptions WHERE game_id = ?1 AND seat = ?2))
+		ON CONFLICT (game_id, seat, endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, lang = excluded.lang, seq = excluded.seq`
+	subscriptionsCapQuery = `DELETE FROM push_subscriptions WHERE game_id = ?1 AND seat = ?2
+		AND seq <= (SELECT MAX(seq) FROM push_subscriptions WHERE game_id = ?1 AND seat = ?2) - ?3`
+)
+
 // Holding is a seat a browser holds: the game and the seat's secret,
 // sealed with a key only that browser has, so that the store alone
 // gives nobody a seat. At is when it was taken; Holdings adds the game's

@@ -477,6 +477,35 @@ func TestSettingsAndSubscriptions(t *testing.T) {
 		if seats, err := s.SubscribedSeats(ctx); err != nil || !slices.Equal(seats, []SeatOf{{other.ID, "black"}}) {
 			t.Fatalf("subscribed seats after unsubscribing: %+v %v", seats, err)
 		}
+
+		// A seat keeps its newest subscriptions; one subscribing again is
+		// its newest.
+		endpoint := func(i int) string { return fmt.Sprintf("https://push.example/n%d", i) }
+		for i := range SubscriptionsPerSeat + 3 {
+			n := sub
+			n.Endpoint = endpoint(i)
+			if err := s.Subscribe(ctx, n); err != nil {
+				t.Fatal(err)
+			}
+			if i == 5 {
+				n.Endpoint = endpoint(0)
+				if err := s.Subscribe(ctx, n); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		subs, err = s.SubscriptionsOf(ctx, []SeatOf{white})
+		var kept []string
+		for _, x := range subs {
+			kept = append(kept, x.Endpoint)
+		}
+		slices.Sort(kept)
+		if want := []string{endpoint(0), endpoint(4), endpoint(5), endpoint(6), endpoint(7)}; err != nil || !slices.Equal(kept, want) {
+			t.Fatalf("a seat keeps %v, want %v (%v)", kept, want, err)
+		}
+		if subs, _ := s.SubscriptionsOf(ctx, []SeatOf{{other.ID, "black"}}); len(subs) != 1 {
+			t.Fatalf("another seat's subscriptions went: %+v", subs)
+		}
 	})
 }
 
