@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -383,4 +384,33 @@ func scriptGame(seed uint64) ([]string, bool) {
 		turns = append(turns, pick)
 	}
 	return turns, s.Outcome().Winner != game.Nobody && chain && choice && stop && paika
+}
+
+// A capture played after a takeback is announced with what it took: the
+// move taken back is no longer counted among the turns.
+func TestFanoronaCaptureAfterATakeback(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"fanorona","start":"me"}`)
+	bob := bt.NewProfile(t)
+	must(t, bt.Navigate(bob, g.otherURL))
+	waitStatus(t, bob, "Your friend's turn")
+
+	g.move(t, srv, "white", 0, "d3-e3W")
+	const want = "White plays d3-e3W and captures"
+	must(t, bt.WaitText(bob, "#announce", want))
+	told, err := bt.Eval[string](bob, `document.getElementById("announce").textContent`)
+	must(t, err)
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/offer", g.secrets["white"], `{"kind":"takeback"}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the takeback asked for: %d %v", code, err)
+	}
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/answer", g.secrets["black"], `{"kind":"takeback","accept":true}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the takeback granted: %d %v", code, err)
+	}
+	waitMoves(t, bob, 0)
+	_, err = bt.Eval[bool](bob, `(document.getElementById("announce").textContent = "") === ""`)
+	must(t, err)
+
+	g.move(t, srv, "white", 0, "d3-e3W")
+	waitMoves(t, bob, 1)
+	waitFor(t, bob, `document.getElementById("announce").textContent`, told, "the capture after the takeback announced")
 }

@@ -272,3 +272,31 @@ func TestNothingLostOffline(t *testing.T) {
 	must(t, bt.Click(alice, `#confirm button[value=yes]`))
 	must(t, bt.WaitText(alice, "#notice", "Not sent"))
 }
+
+// Played on from a position of the replay after a takeback, the new game
+// has the player on the side to move there: the move taken back is not
+// counted among the moves.
+func TestReplayPlayOnAfterATakeback(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	g.move(t, srv, "white", 0, "a1")
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/offer", g.secrets["white"], `{"kind":"takeback"}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the takeback asked for: %d %v", code, err)
+	}
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/answer", g.secrets["black"], `{"kind":"takeback","accept":true}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the takeback granted: %d %v", code, err)
+	}
+	g.move(t, srv, "white", 0, "b2")
+	g.move(t, srv, "black", 1, "c3")
+
+	alice := bt.NewProfile(t)
+	must(t, bt.Navigate(alice, g.playerURL))
+	waitMoves(t, alice, 2)
+	must(t, bt.Click(alice, `#moves button[data-ply="1"]`))
+	must(t, bt.WaitText(alice, "#replay-banner", "Viewing move 1 of 2"))
+	_, err := bt.Eval[bool](alice, `(document.querySelector("#play-on [name=level]").value = "1") !== ""`)
+	must(t, err)
+	must(t, bt.Click(alice, `#play-on button[type=submit]`))
+	waitStatus(t, alice, "Your turn (Black)")
+	waitMoves(t, alice, 1)
+}

@@ -1,4 +1,5 @@
-// Buttons and lines of text that pages and boards put up for the player.
+// Buttons and lines of text that pages and boards put up for the player,
+// and what they read from a game's events alike.
 
 // button makes a button with a label and a class that calls onClick.
 export function button(label, cls, onClick) {
@@ -30,4 +31,16 @@ export function resultLine(t, result, view) {
   const text = t(key, params);
   if (text !== key) return text;
   return winner === 'none' ? t('result.draw') : t('result.other', params);
+}
+
+// standing lists the move events of a game whose moves still stand: a
+// takeback's event removes the moves it took back, as the server's list of
+// moves (and of what each captured) no longer has them.
+export function standing(events) {
+  const moves = [];
+  for (const e of events) {
+    if (e.kind === 'move') moves.push(e);
+    else if (e.kind === 'takeback') moves.length -= Number(e.move);
+  }
+  return moves;
 }

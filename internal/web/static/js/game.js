@@ -4,7 +4,7 @@
 import { lang, t, time } from './i18n.js';
 import { load } from './boards.js';
 import { afterKey, focusOn } from './boards/focus.js';
-import { fitMoves, resultLine } from './controls.js';
+import { fitMoves, resultLine, standing } from './controls.js';
 import { createReplay } from './replay.js';
 import { wire } from './settings.js';
 
@@ -380,8 +380,8 @@ function playOn(k) {
   if (!page.state) return null;
   const n = page.state.moves.length;
   if (k === n && !(page.state.status === 'over' && page.state.result?.reason === 'resign')) return null;
-  const moves = page.state.events.filter((e) => e.kind === 'move');
-  return { game: page.state.game, options: page.state.options, moves: page.state.moves.slice(0, k), toMove: k < n ? moves[k].seat : page.state.to_move };
+  const seat = k < n ? standing(page.state.events)[k].seat : page.state.to_move;
+  return { game: page.state.game, options: page.state.options, moves: page.state.moves.slice(0, k), toMove: seat };
 }
 
 // showAt draws the position after k moves, or the live game for null.
@@ -409,7 +409,7 @@ function renderSummary(k) {
   if (k !== null) {
     const past = page.past.version === page.version && page.past.positions[k];
     if (!past) return; // showAt puts it up once it has the position
-    s = { ...s, view: past.view, events: s.events.filter((e) => e.kind === 'move').slice(0, k) };
+    s = { ...s, view: past.view, events: standing(s.events).slice(0, k) };
   }
   const summary = page.mod.summary ? page.mod.summary(s, t) : '';
   $('summary').textContent = summary;
@@ -472,15 +472,8 @@ function renderMoves() {
   const list = $('moves');
   list.replaceChildren();
   const captured = page.state.captured || [];
-  // The moves that stand, with who made them: taken back ones are gone.
-  const played = [];
-  let ending = null;
-  for (const event of page.state.events) {
-    if (event.kind === 'move') played.push(event);
-    else if (event.kind === 'takeback') played.length -= Number(event.move);
-    else if (ENDINGS.includes(event.kind)) ending = event;
-  }
-  played.forEach((event, n) => {
+  const ending = page.state.events.findLast((e) => ENDINGS.includes(e.kind));
+  standing(page.state.events).forEach((event, n) => {
     const li = document.createElement('li');
     li.dataset.ply = String(n + 1);
     li.className = event.seat;

@@ -10,6 +10,7 @@ import { svg, arrowHead } from './svg.js';
 import { onSlide, onChoose } from './pointer.js';
 import { setChoosable } from './focus.js';
 import { parseMarks } from './marks.js';
+import { standing } from '../controls.js';
 
 const W = 24; // distance between neighbouring spaces, in drawing units
 const H = W * Math.sqrt(3) / 2; // distance between rows
@@ -428,8 +429,8 @@ export function moveLabel(move, captured, t) {
 // that caused it, so it repeats that move: a screen reader may only read
 // the newer of two quick announcements.
 export function eventText(event, state, t) {
-  const moves = state.events.filter((e) => e.kind === 'move' && e.seq <= event.seq);
-  const i = moves.length - 1;
+  const moves = standing(state.events);
+  const i = moves.findIndex((e) => e.seq === event.seq);
   if (event.move === 'PASS') {
     const pass = t('dvonn.announce.pass', { colour: colour(event.seat, t) });
     const before = moves[i - 1];

@@ -16,7 +16,7 @@ import { onSlide, onChoose } from './pointer.js';
 import { setChoosable, hasFocus, keepFocus } from './focus.js';
 import { parseMarks } from './marks.js';
 import { still, glide, ghost } from './motion.js';
-import { button } from '../controls.js';
+import { button, standing } from '../controls.js';
 
 const FILES = 'abcdefghi';
 const S = 10; // distance between neighbouring points, in drawing units
@@ -644,8 +644,8 @@ export function moveLabel(move, captured) {
 
 // eventText announces a turn with what it captured.
 export function eventText(event, state, t) {
-  const n = state.events.filter((e) => e.kind === 'move' && e.seq <= event.seq).length;
-  const captured = (state.captured || [])[n - 1] || 0;
+  const i = standing(state.events).findIndex((e) => e.seq === event.seq);
+  const captured = (state.captured || [])[i] || 0;
   const colour = t('colour.' + event.seat);
   return captured > 0
     ? t('fanorona.announce_capture', { colour, move: event.move, n: captured })
