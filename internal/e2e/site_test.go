@@ -3,7 +3,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -333,5 +335,39 @@ func TestDragToPlace(t *testing.T) {
 	waitMoves(t, bob, 1)
 	if s, _ := bt.Eval[string](bob, `[...document.querySelectorAll("#moves button")].map(b => b.textContent).join(" ")`); s != "e5" {
 		t.Fatalf("after sliding to e5 the moves are %q", s)
+	}
+}
+
+// A record without a move (a game called off before its first one) shows
+// its start position.
+func TestImportARecordWithoutMoves(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	openImport(t, p, srv)
+	setValue(t, p, "#record-text", `[Game "DVONN"]`)
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	must(t, bt.WaitText(p, "#replay-banner", "Final position (0 moves)"))
+	waitFor(t, p, `document.querySelectorAll("#board [data-cell]").length`, 49, "the spaces of the board")
+	waitFor(t, p, `document.querySelectorAll("#moves li").length`, 0, "moves in the list")
+	if msg, _ := bt.Eval[string](p, `document.getElementById("import-error").textContent`); msg != "" {
+		t.Fatalf("the record is refused: %q", msg)
+	}
+
+	// The record of a game called off before the first move.
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/offer", g.secrets["white"], `{"kind":"abort"}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the game called off: %d %v", code, err)
+	}
+	res, err := http.Get(srv.URL + "/api/games/" + g.id + "/record")
+	must(t, err)
+	record, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	must(t, err)
+	setValue(t, p, "#record-text", string(record))
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	waitFor(t, p, `document.querySelectorAll("#board [data-cell]").length`, 37, "the cells of the board")
+	must(t, bt.WaitText(p, "#replay-banner", "Final position (0 moves)"))
+	if msg, _ := bt.Eval[string](p, `document.getElementById("import-error").textContent`); msg != "" {
+		t.Fatalf("the record %q is refused: %q", record, msg)
 	}
 }

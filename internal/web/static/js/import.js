@@ -38,7 +38,10 @@ export function start() {
   $('import-form').querySelector('button[type=submit]').disabled = false;
 }
 
-async function show(rec) {
+async function show(body) {
+  // A record without a move comes with none listed (null), not an empty
+  // list.
+  const rec = { ...body, moves: body.moves ?? [] };
   record = rec;
   const mod = await load(rec.game);
   board = mod.create($('board'), { t, send: null, marks: [] });
