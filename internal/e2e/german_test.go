@@ -195,3 +195,36 @@ func TestGermanSwapAnnounced(t *testing.T) {
 	waitMoves(t, alice, 2)
 	must(t, bt.WaitText(alice, "#announce", "Schwarz spielt Tausch."))
 }
+
+// A record the server refuses without saying why in the site's words (too
+// large, or one too many a minute) is refused in the page's language, not
+// in the server's English.
+func TestImportRefusalsInGermanAndPolish(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	large := `[Game "DVONN"]` + "\n" + strings.Repeat(" ", 300<<10)
+	for _, lang := range []struct{ code, want string }{
+		{"de", "Diese Partie lässt sich nicht zeigen: sie ist größer als 256 KiB"},
+		{"pl", "Tego zapisu nie da się pokazać: jest większy niż 256 KiB"},
+	} {
+		must(t, bt.Navigate(p, srv.URL+"/import?lang="+lang.code))
+		waitFor(t, p, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
+		setValue(t, p, "#record-text", large)
+		must(t, bt.Click(p, `#import-form button[type=submit]`))
+		waitFor(t, p, `document.getElementById("import-error").textContent`, lang.want, "the refusal of a record too large")
+	}
+
+	// The records a minute are used up from the page, then one more is
+	// sent with the form.
+	_, err := bt.Eval[bool](p, `(async () => {
+		for (;;) {
+			const res = await fetch("/api/records", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: '[Game "DVONN"]' }) });
+			if (res.status === 429) break;
+		}
+		document.getElementById("record-text").value = '[Game "DVONN"]';
+		document.getElementById("import-form").requestSubmit();
+		return true;
+	})()`)
+	must(t, err)
+	waitFor(t, p, `document.getElementById("import-error").textContent`, "Tego zapisu nie da się pokazać: Za dużo zapytań. Poczekaj chwilę.", "the refusal of one record too many")
+}

@@ -25,17 +25,26 @@ export function start() {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ text: $('record-text').value }),
     });
-    const body = await res.json().catch(() => ({ error: String(res.status) }));
+    const body = await res.json().catch(() => ({}));
     if (!res.ok) {
       // The game shown before is not the one that was refused.
       $('viewer').hidden = true;
-      $('import-error').textContent = t('import.error', { error: body.reasons ? reasonsText(t, body.reasons) : body.error });
+      $('import-error').textContent = t('import.error', { error: refusal(body) });
       return;
     }
     await show(body);
   });
   // Until now a click would have sent the form nowhere.
   $('import-form').querySelector('button[type=submit]').disabled = false;
+}
+
+// refusal says why the server refused a record, in the page's language:
+// the server's own words are English.
+function refusal(body) {
+  if (body.reasons) return reasonsText(t, body.reasons);
+  if (body.code === 'rate') return t('error.rate');
+  if (body.code === 'too_large') return t('import.too_large');
+  return t('import.other');
 }
 
 async function show(body) {
