@@ -371,3 +371,30 @@ func TestImportARecordWithoutMoves(t *testing.T) {
 		t.Fatalf("the record %q is refused: %q", record, msg)
 	}
 }
+
+// Back from a past position to the live game, by key or button, a screen
+// reader is told so in the page's language, and the words stay.
+func TestReplayTellsTheLivePosition(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	g.move(t, srv, "white", 0, "a1")
+	g.move(t, srv, "black", 1, "b2")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, srv.URL+"/g/"+g.id+"?lang=de"))
+	waitMoves(t, p, 2)
+	must(t, chromedp.Do(p, chromedp.Click(chromedp.CSS("h1.game-title"))))
+	for _, back := range []func(){
+		func() { press(t, p, kb.End) },
+		func() { press(t, p, kb.Escape) },
+		func() { must(t, bt.Click(p, `#replay button[data-step="last"]`)) },
+	} {
+		press(t, p, kb.ArrowLeft)
+		must(t, bt.WaitText(p, "#replay-banner", "1 von 2"))
+		back()
+		waitStones(t, p, 2)
+		waitFor(t, p, `document.getElementById("replay-banner").textContent`, "Aktuelle Stellung", "the banner back at the live game")
+	}
+	g.move(t, srv, "white", 2, "c3")
+	waitMoves(t, p, 3)
+	waitFor(t, p, `document.getElementById("replay-banner").textContent`, "Aktuelle Stellung", "the banner after a move at the live game")
+}

@@ -452,7 +452,9 @@ function render() {
   markViewed(viewing);
   renderPlayers();
   renderActions(mine);
-  $('replay-banner').textContent = viewing === null ? '' : t('replay.viewing', { n: viewing, total: page.state.moves.length });
+  // Back at the live game the banner keeps what replay.js said there, for
+  // a screen reader to read out.
+  if (viewing !== null) $('replay-banner').textContent = t('replay.viewing', { n: viewing, total: page.state.moves.length });
   fitBoard();
 }
 
