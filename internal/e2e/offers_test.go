@@ -300,3 +300,52 @@ func TestReplayPlayOnAfterATakeback(t *testing.T) {
 	waitStatus(t, alice, "Your turn (Black)")
 	waitMoves(t, alice, 1)
 }
+
+// readsLeftToRight reports, for the first text in the element at selector
+// that holds word, whether the browser draws word from left to right: a
+// name written with a right-to-left override before it would turn it
+// round.
+func readsLeftToRight(t *testing.T, ctx context.Context, selector, word string) bool {
+	t.Helper()
+	ltr, err := bt.Eval[bool](ctx, fmt.Sprintf(`(() => {
+		const walk = document.createTreeWalker(document.querySelector(%q), NodeFilter.SHOW_TEXT);
+		for (let n; (n = walk.nextNode());) {
+			const i = n.data.indexOf(%q);
+			if (i < 0) continue;
+			const left = (k) => { const r = document.createRange(); r.setStart(n, k); r.setEnd(n, k + 1); return r.getBoundingClientRect().left; };
+			return left(i) < left(i + %d);
+		}
+		throw new Error("no " + %[2]q + " in " + %[1]q);
+	})()`, selector, word, len(word)-1))
+	must(t, err)
+	return ltr
+}
+
+// A name that turns the writing round (U+202E) turns only itself: the
+// site's words after it, in the list of players, the chat and the list of
+// one's games, read as they should.
+func TestNamesTurnNothingRound(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/name", g.secrets["black"], `{"name":"\u202eBob"}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the name given: %d %v", code, err)
+	}
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/chat", g.secrets["black"], `{"text":"good luck"}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the chat line sent: %d %v", code, err)
+	}
+	alice := bt.NewProfile(t)
+	must(t, bt.Navigate(alice, g.playerURL))
+	must(t, bt.WaitText(alice, "#players li.black", "Bob · Black (your friend)"))
+	must(t, bt.WaitText(alice, "#chat-lines", "good luck"))
+	if !readsLeftToRight(t, alice, "#players li.black", "Black") {
+		t.Error("the list of players reads the colour after the name backwards")
+	}
+	if !readsLeftToRight(t, alice, "#chat-lines li", "good luck") {
+		t.Error("the chat reads the line after the name backwards")
+	}
+	must(t, bt.Navigate(alice, srv.URL+"/my"))
+	must(t, bt.WaitText(alice, ".my-game", "you play White"))
+	if !readsLeftToRight(t, alice, ".my-game", "you play") {
+		t.Error("my games read the colour after the name backwards")
+	}
+}

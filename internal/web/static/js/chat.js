@@ -1,5 +1,7 @@
 // Chat between the two players. Chat lines come whole with the first
 // state and then one by one; every text is set as text, never as markup.
+import { isolated } from './controls.js';
+
 export function createChat({ t, send, mySeat, who, notice }) {
   const $ = (id) => document.getElementById(id);
   const list = $('chat-lines');
@@ -22,8 +24,10 @@ export function createChat({ t, send, mySeat, who, notice }) {
     const li = document.createElement('li');
     li.className = line.seat === mySeat ? 'mine' : 'theirs';
     const name = document.createElement('b');
-    name.textContent = line.seat === mySeat ? t('chat.you') : who(line.seat);
-    li.append(name, ': ', line.text);
+    // The name and the line are the players' writing, isolated from the
+    // site's words and from each other.
+    name.append(isolated(line.seat === mySeat ? t('chat.you') : who(line.seat)));
+    li.append(name, ': ', isolated(line.text));
     return li;
   }
 

@@ -11,6 +11,15 @@ export function button(label, cls, onClick) {
   return b;
 }
 
+// isolated holds text a player wrote, such as a name: whatever direction
+// it takes (a right-to-left override, say) stays inside, and the site's
+// words beside it keep theirs.
+export function isolated(text) {
+  const el = document.createElement('bdi');
+  el.textContent = text;
+  return el;
+}
+
 // fitMoves puts a move list in one column when a move is too long for
 // half the list's width (Fanorona's chains of captures), so that each
 // number stays beside its own move.

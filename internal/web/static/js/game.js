@@ -4,7 +4,7 @@
 import { lang, t, time } from './i18n.js';
 import { load } from './boards.js';
 import { afterKey, focusOn } from './boards/focus.js';
-import { fitMoves, resultLine, standing } from './controls.js';
+import { fitMoves, isolated, resultLine, standing } from './controls.js';
 import { createReplay } from './replay.js';
 import { wire } from './settings.js';
 
@@ -529,7 +529,7 @@ function renderPlayers() {
     if (p.seated && seat !== page.boot.seat && !p.computer && page.connected) {
       where = p.online ? t('players.online') : p.since ? t('players.away', { time: time(new Date(p.since)) }) : t('players.offline');
     }
-    li.append(dot(seat), ` ${p.name ? `${p.name} · ` : ''}${colourName(seat)}`);
+    li.append(dot(seat), ' ', ...(p.name ? [isolated(p.name), ' · '] : []), colourName(seat));
     if (who) li.append(` (${who})`);
     if (where) {
       const span = document.createElement('span');
@@ -561,7 +561,7 @@ function renderBars() {
     const name = document.createElement('span');
     name.className = 'who';
     const who = p.computer ? t('players.computer', { level: p.computer })
-      : seat === page.boot.seat ? label('players.you') : p.name || (!p.seated ? label('players.free') : page.boot.seat ? label('players.friend') : '');
+      : seat === page.boot.seat ? label('players.you') : p.name ? isolated(p.name) : !p.seated ? label('players.free') : page.boot.seat ? label('players.friend') : '';
     // The dot shows the colour; a phone's narrow bar keeps its room for
     // who plays it, and says the colour only to a screen reader.
     if (who) {
