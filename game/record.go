@@ -82,6 +82,7 @@ func (r Record) Text() string {
 // present they must count up from 1; an error names the line at fault.
 func ParseText(text string) (Record, error) {
 	var r Record
+	seen := map[string]bool{}
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	line := 0
@@ -95,7 +96,7 @@ func ParseText(text string) (Record, error) {
 			if len(r.Moves) > 0 {
 				return Record{}, BadRecord(Because("why.record.header_after_moves", "line {line}: a header line after the moves", "line", line), nil)
 			}
-			if err := r.setTag(s); err != nil {
+			if err := r.setTag(s, seen); err != nil {
 				return Record{}, BadRecord(Because("why.record.line", "line {line}", "line", line), err)
 			}
 		default:
@@ -119,7 +120,9 @@ func ParseText(text string) (Record, error) {
 	return r, nil
 }
 
-func (r *Record) setTag(s string) error {
+// setTag reads one header line; seen holds the names read before, since
+// of two values for one name the reader cannot know which was meant.
+func (r *Record) setTag(s string, seen map[string]bool) error {
 	inner, ok := strings.CutSuffix(strings.TrimPrefix(s, "["), "]")
 	name, quoted, found := strings.Cut(inner, " ")
 	if !ok || !found {
@@ -129,6 +132,10 @@ func (r *Record) setTag(s string) error {
 	if err != nil {
 		return Refuse(Because("why.record.quotes", "the value of {name} must be in double quotes", "name", name))
 	}
+	if seen[name] {
+		return Refuse(Because("why.record.repeated", "{name} is given more than once", "name", name))
+	}
+	seen[name] = true
 	switch name {
 	case "Game":
 		// Games are named in lower case; a header written by hand may
@@ -145,6 +152,9 @@ func (r *Record) setTag(s string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil {
 				return Refuse(Because("why.record.option", "option {option} is not name=number", "option", strconv.Quote(o)))
+			}
+			if _, ok := r.Options[k]; ok {
+				return Refuse(Because("why.record.option_repeated", "option {option} is given more than once", "option", k))
 			}
 			r.Options[k] = n
 		}

@@ -37,6 +37,11 @@ func TestParseTextErrors(t *testing.T) {
 		"[Game \"x\"]\n1. e5\n[Date \"y\"]":   "line 3: a header line after the moves",
 		"[Game \"x\"]\n[Options \"size=x\"]":  "not name=number",
 		"[Game \"x\"]\n[Winner \"everyone\"]": "Winner must be",
+		// The last of several would win unseen: each is said once.
+		"[Game \"x\"]\n[Black \"a\"]\n[Black \"b\"]":         "line 3: Black is given more than once",
+		"[Game \"dvonn\"]\n[Game \"havannah\"]":              "line 2: Game is given more than once",
+		"[Game \"x\"]\n[Options \"size=4\"]\n[Options \"\"]": "line 3: Options is given more than once",
+		"[Game \"x\"]\n[Options \"size=4 size=5\"]":          "line 2: option size is given more than once",
 	} {
 		_, err := game.ParseText(text)
 		if !errors.Is(err, game.ErrRecord) || !strings.Contains(err.Error(), want) {

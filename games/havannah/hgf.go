@@ -50,7 +50,14 @@ func ParseHGF(text string) (Record, error) {
 	if len(root) == 0 {
 		return Record{}, game.BadRecord(game.Because("why.hgf.no_header", "the record has no header"), nil)
 	}
+	// SGF allows a property once in a node; of two board sides or
+	// results, the reader could not know which was meant.
+	seen := map[string]bool{}
 	for _, p := range root {
+		if seen[p.key] {
+			return Record{}, game.BadRecord(game.Because("why.record.repeated", "{name} is given more than once", "name", p.key), nil)
+		}
+		seen[p.key] = true
 		switch p.key {
 		case "SZ":
 			rec.Size, err = strconv.Atoi(p.value)

@@ -72,6 +72,10 @@ func TestParseHGFErrors(t *testing.T) {
 		{"(;SZ[8]W[H3])", "a move in the header"},
 		{"(;SZ[8];W[H3]x)", "expected a property"},
 		{"(x;SZ[8])", "expected ;"},
+		{"(;FF[4]SZ[8]SZ[4];W[e5])", "SZ is given more than once"},
+		{"(;SZ[8][4];W[e5])", "SZ is given more than once"},
+		{"(;SZ[8]PB[anna]PB[bert])", "PB is given more than once"},
+		{"(;SZ[8]RE[B]RE[W];W[e5])", "RE is given more than once"},
 		{"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])", "move 8 B[D4]: game is over: d4 comes after the end"},
 	} {
 		_, err := ParseHGF(tt.text)
