@@ -59,6 +59,11 @@ func ParseHGF(text string) (Record, error) {
 		}
 		seen[p.key] = true
 		switch p.key {
+		case "GM":
+			// SGF numbers no game as Havannah; some programs name it.
+			if !strings.EqualFold(strings.TrimSpace(p.value), "havannah") {
+				return Record{}, game.BadRecord(game.Because("why.hgf.other_game", "GM[{value}] names another game than Havannah", "value", p.value), nil)
+			}
 		case "SZ":
 			rec.Size, err = strconv.Atoi(p.value)
 			if err != nil || rec.Size < MinSize || rec.Size > MaxSize {

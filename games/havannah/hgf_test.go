@@ -56,6 +56,15 @@ func TestResignationOutOfTurn(t *testing.T) {
 	}
 }
 
+// A record may name its game, which must then be this one.
+func TestParseHGFGame(t *testing.T) {
+	for _, text := range []string{"(;FF[4]GM[havannah]SZ[8];W[e5])", "(;FF[4]GM[Havannah]SZ[8];W[e5])"} {
+		if rec, err := ParseHGF(text); err != nil || rec.Size != 8 || len(rec.Moves) != 1 {
+			t.Errorf("ParseHGF(%q) = %+v, %v", text, rec, err)
+		}
+	}
+}
+
 func TestParseHGFErrors(t *testing.T) {
 	for _, tt := range []struct{ text, want string }{
 		{"", "starts with ("},
@@ -76,6 +85,9 @@ func TestParseHGFErrors(t *testing.T) {
 		{"(;SZ[8][4];W[e5])", "SZ is given more than once"},
 		{"(;SZ[8]PB[anna]PB[bert])", "PB is given more than once"},
 		{"(;SZ[8]RE[B]RE[W];W[e5])", "RE is given more than once"},
+		{"(;FF[4]GM[chess]SZ[8];W[e5])", "GM[chess] names another game than Havannah"},
+		{"(;FF[4]GM[1]SZ[8];W[e5])", "GM[1] names another game than Havannah"},
+		{"(;FF[4]GM[]SZ[8];W[e5])", "GM[] names another game than Havannah"},
 		{"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])", "move 8 B[D4]: game is over: d4 comes after the end"},
 	} {
 		_, err := ParseHGF(tt.text)
