@@ -79,10 +79,14 @@ func (r Record) Text() string {
 }
 
 // ParseText reads what Text writes. Move numbers are optional, but when
-// present they must count up from 1; an error names the line at fault.
+// present they must count up from 1, each followed by its move; an error
+// names the line at fault.
 func ParseText(text string) (Record, error) {
 	var r Record
 	seen := map[string]bool{}
+	// numbered is the move number read last, until its move comes, and
+	// the line it is on: a record cut off after it has lost that move.
+	numbered, numberedLine := "", 0
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	line := 0
@@ -93,7 +97,7 @@ func ParseText(text string) (Record, error) {
 		case s == "" || strings.HasPrefix(s, "#"):
 			continue
 		case strings.HasPrefix(s, "["):
-			if len(r.Moves) > 0 {
+			if len(r.Moves) > 0 || numbered != "" {
 				return Record{}, BadRecord(Because("why.record.header_after_moves", "line {line}: a header line after the moves", "line", line), nil)
 			}
 			if err := r.setTag(s, seen); err != nil {
@@ -105,14 +109,18 @@ func ParseText(text string) (Record, error) {
 					if n, err := strconv.Atoi(num); err != nil || n != len(r.Moves)+1 {
 						return Record{}, BadRecord(Because("why.record.move_number", "line {line}: move number {number}, expected {want}", "line", line, "number", f, "want", len(r.Moves)+1), nil)
 					}
+					numbered, numberedLine = f, line
 					continue
 				}
-				r.Moves = append(r.Moves, f)
+				r.Moves, numbered = append(r.Moves, f), ""
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return Record{}, fmt.Errorf("%w: %v", ErrRecord, err)
+	}
+	if numbered != "" {
+		return Record{}, BadRecord(Because("why.record.truncated", "line {line}: move number {number} has no move: the record is cut off", "line", numberedLine, "number", numbered), nil)
 	}
 	if r.Game == "" {
 		return Record{}, BadRecord(Because("why.record.no_game", `no [Game "..."] line names the game`), nil)

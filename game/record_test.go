@@ -42,6 +42,11 @@ func TestParseTextErrors(t *testing.T) {
 		"[Game \"dvonn\"]\n[Game \"havannah\"]":              "line 2: Game is given more than once",
 		"[Game \"x\"]\n[Options \"size=4\"]\n[Options \"\"]": "line 3: Options is given more than once",
 		"[Game \"x\"]\n[Options \"size=4 size=5\"]":          "line 2: option size is given more than once",
+		// A number without its move is where a record was cut off.
+		"[Game \"x\"]\n1. d3-e3W\n2.":    "line 3: move number 2. has no move: the record is cut off",
+		"[Game \"x\"]\n1. d3-e3W 2.\n\n": "line 2: move number 2. has no move: the record is cut off",
+		"[Game \"x\"]\n1.":               "line 2: move number 1. has no move: the record is cut off",
+		"[Game \"x\"]\n1.\n[Date \"y\"]": "line 3: a header line after the moves",
 	} {
 		_, err := game.ParseText(text)
 		if !errors.Is(err, game.ErrRecord) || !strings.Contains(err.Error(), want) {

@@ -99,6 +99,7 @@ func TestImportErrors(t *testing.T) {
 		{"[Game \"fanorona\"]\n1. d2-e9", `move 1 (d2-e9): malformed move "d2-e9": "e9" is not a point`, []string{"why.import.move", "why.malformed_move", "why.fanorona.not_a_point"}, 1},
 		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move h3: the cell is taken", []string{"why.record.move", "why.illegal_move", "why.havannah.taken"}, 2},
 		{"(;FF[4]SZ[8]SZ[4];W[e5])", "SZ is given more than once", []string{"why.record.repeated"}, 0},
+		{"[Game \"fanorona\"]\n1. d3-e3W\n2.", "line 3: move number 2. has no move: the record is cut off", []string{"why.record.truncated"}, 0},
 		{"(;FF[4]GM[chess]SZ[8];W[e5])", "GM[chess] names another game than Havannah", []string{"why.hgf.other_game"}, 0},
 		{"[Game \"dvonn\"]\n[White \"a\"]\n[White \"b\"]", "line 3: White is given more than once", []string{"why.record.line", "why.record.repeated"}, 0},
 		{"[Game \"havannah\"]\n[Options \"size=4 size=5\"]", "line 2: option size is given more than once", []string{"why.record.line", "why.record.option_repeated"}, 0},
