@@ -16,24 +16,31 @@ type position struct {
 }
 
 // positions replays moves and returns the position before the first move
-// and after each one.
-func positions(engine game.Game, opts game.Options, moves []string) ([]position, int, error) {
+// and after each one, and the moves as the game writes them: a record may
+// spell them otherwise (DVONN's in lower case), which the move list would
+// show as written.
+func positions(engine game.Game, opts game.Options, moves []string) ([]position, []string, int, error) {
 	s, _, err := engine.Start(opts)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	out := []position{{View: s.View(), ToMove: s.ToMove().String()}}
+	var written []string
 	for i, text := range moves {
 		m, err := s.ParseMove(text)
 		if err == nil {
+			// Before the move is played: a game may write a move
+			// according to the position it is played in.
+			text = s.FormatMove(m)
 			err = s.Play(m)
 		}
 		if err != nil {
-			return nil, i + 1, err
+			return nil, nil, i + 1, err
 		}
+		written = append(written, text)
 		out = append(out, position{View: s.View(), ToMove: s.ToMove().String()})
 	}
-	return out, 0, nil
+	return out, written, 0, nil
 }
 
 // apiPositions gives every position of a game, for stepping through it.
@@ -51,7 +58,7 @@ func (s *Server) apiPositions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	list, _, err := positions(p.engine, p.opts, p.moves)
+	list, _, _, err := positions(p.engine, p.opts, p.moves)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -152,7 +159,7 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		writeRefusedRecord(w, err, plyOf(err))
 		return
 	}
-	list, ply, err := positions(engine, rec.Options, rec.Moves)
+	list, written, ply, err := positions(engine, rec.Options, rec.Moves)
 	if err != nil {
 		if ply > 0 {
 			err = atMove(ply, rec.Moves[ply-1], err)
@@ -160,6 +167,7 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		writeRefusedRecord(w, err, ply)
 		return
 	}
+	rec.Moves = written
 	if rec.Reason == "" {
 		// Records often say only who won; the rules say how.
 		if st, _, err := game.Replay(engine, rec.Options, rec.Moves); err == nil {

@@ -145,3 +145,19 @@ func TestImportErrors(t *testing.T) {
 		t.Fatalf("record of an unknown game: %d", code)
 	}
 }
+
+// A move read in another spelling, such as DVONN's in lower case, is given
+// back as the game writes it, as the site's own records have it.
+func TestImportedMovesAsTheGameWritesThem(t *testing.T) {
+	ts := newTestServer(t)
+	for text, want := range map[string]string{
+		"[Game \"dvonn\"]\n1. f5\n2. h5\n3. d3": "F5 H5 D3",
+		"[Game \"dvonn\"]\nF5 h5":               "F5 H5",
+		"(;FF[4]SZ[5];W[E5];B[d4])":             "e5 d4",
+	} {
+		var imp struct{ Moves []string }
+		if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": text}, &imp); code != 200 || strings.Join(imp.Moves, " ") != want {
+			t.Errorf("import %q: %d, moves %q, want %q", text, code, imp.Moves, want)
+		}
+	}
+}
