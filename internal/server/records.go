@@ -25,7 +25,9 @@ func positions(engine game.Game, opts game.Options, moves []string) ([]position,
 		return nil, nil, 0, err
 	}
 	out := []position{{View: s.View(), ToMove: s.ToMove().String()}}
-	var written []string
+	// An empty list, not none, for a game without moves: a reader
+	// should not need to tell null from [].
+	written := make([]string, 0, len(moves))
 	for i, text := range moves {
 		m, err := s.ParseMove(text)
 		if err == nil {
@@ -58,12 +60,12 @@ func (s *Server) apiPositions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	list, _, _, err := positions(p.engine, p.opts, p.moves)
+	list, moves, _, err := positions(p.engine, p.opts, p.moves)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"version": p.version, "moves": p.moves, "positions": list})
+	writeJSON(w, http.StatusOK, map[string]any{"version": p.version, "moves": moves, "positions": list})
 }
 
 // record is a game as a record: people are unknown to the site, the

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"slices"
@@ -159,5 +160,21 @@ func TestImportedMovesAsTheGameWritesThem(t *testing.T) {
 		if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": text}, &imp); code != 200 || strings.Join(imp.Moves, " ") != want {
 			t.Errorf("import %q: %d, moves %q, want %q", text, code, imp.Moves, want)
 		}
+	}
+}
+
+// A game or a record without moves has an empty list of them, not none.
+func TestNoMovesIsAnEmptyList(t *testing.T) {
+	ts := newTestServer(t)
+	for _, text := range []string{"(;FF[4]SZ[8])", "[Game \"dvonn\"]"} {
+		var imp map[string]json.RawMessage
+		if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": text}, &imp); code != 200 || string(imp["moves"]) != "[]" {
+			t.Errorf("import %q: %d, moves %s", text, code, imp["moves"])
+		}
+	}
+	g := ts.newGame(t, `{"game":"fanorona","start":"me"}`)
+	var p map[string]json.RawMessage
+	if code := ts.call(t, "GET", "/api/games/"+g.id+"/positions", "", nil, &p); code != 200 || string(p["moves"]) != "[]" {
+		t.Errorf("positions of a new game: %d, moves %s", code, p["moves"])
 	}
 }
