@@ -170,7 +170,12 @@ func checkRecordedResult(t *testing.T, row map[string]string, size int, moves []
 	if err != nil {
 		t.Fatalf("game %s: writing: %v", id, err)
 	}
-	if got := strings.Contains(out, "RE["+row["re_lg"]+"]"); got != (row["re_lg"] != "-") || row["re_lg"] == "-" && strings.Contains(out, "RE[") {
+	// A resignation is written the SGF way besides Little Golem's.
+	re := row["re_lg"]
+	if end == "resign" {
+		re += "+R"
+	}
+	if got := strings.Contains(out, "RE["+re+"]"); got != (row["re_lg"] != "-") || row["re_lg"] == "-" && strings.Contains(out, "RE[") {
 		t.Errorf("game %s: written back with the wrong result for RE[%s]:\n%s", id, row["re_lg"], out)
 	}
 	if end == "resign" {

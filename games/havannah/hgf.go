@@ -33,6 +33,12 @@ type Record struct {
 	// HasResult tells whether the record states a result (Winner is
 	// meaningful; game.Nobody for a draw).
 	HasResult bool
+	// Ending is how the game ended, where RE says it the SGF way:
+	// "resign" (B+R), "timeout" (B+T) or "aborted" (Void, a game called
+	// off without a result). It is "" when RE names the winner alone, as
+	// Little Golem writes it, or a draw (0): the rules, or a resign move,
+	// tell how.
+	Ending string
 	// Comment is written as the game comment (GC); ParseHGF leaves it
 	// empty, as Little Golem's own comments say nothing about the game.
 	Comment string
@@ -46,6 +52,7 @@ func ParseHGF(text string) (Record, error) {
 		return Record{}, err
 	}
 	rec := Record{Winner: game.Nobody}
+	result := "" // RE as written
 	root := nodes[0]
 	if len(root) == 0 {
 		return Record{}, game.BadRecord(game.Because("why.hgf.no_header", "the record has no header"), nil)
@@ -82,14 +89,10 @@ func ParseHGF(text string) (Record, error) {
 		case "W", "B":
 			return Record{}, game.BadRecord(game.Because("why.hgf.move_in_header", "a move in the header: {move}", "move", p.key+"["+p.value+"]"), nil)
 		case "RE":
-			switch strings.ToUpper(strings.TrimSpace(p.value)) {
-			case "B":
-				rec.Winner, rec.HasResult = game.White, true
-			case "W":
-				rec.Winner, rec.HasResult = game.Black, true
-			case "0", "DRAW":
-				rec.Winner, rec.HasResult = game.Nobody, true
+			if err := rec.readResult(p.value); err != nil {
+				return Record{}, err
 			}
+			result = p.value
 		}
 	}
 	if rec.Size == 0 {
@@ -112,6 +115,9 @@ func ParseHGF(text string) (Record, error) {
 			}
 			// Labelled by who resigned, which may be out of turn.
 			rec.Moves, rec.Resigned = append(rec.Moves, "resign"), game.Player(strings.Index("WB", p.key))
+			if rec.HasResult && (rec.Winner != rec.Resigned.Other() || rec.Ending != "" && rec.Ending != "resign") {
+				return Record{}, game.BadRecord(game.Because("why.hgf.result_resign", "RE[{value}] does not agree with move {ply}, {move}", "value", result, "ply", ply, "move", p.key+"["+p.value+"]"), nil)
+			}
 			break
 		}
 		m, err := s.parseHGFMove(text)
@@ -124,6 +130,50 @@ func ParseHGF(text string) (Record, error) {
 		rec.Moves = append(rec.Moves, s.FormatMove(m))
 	}
 	return rec, nil
+}
+
+// readResult reads RE: the winner in Little Golem's colours (B for the
+// first mover), then, the SGF way, +R for a resignation or +T for time; 0
+// or Draw for a draw, Void for a game without a result; ? or nothing for
+// a result unknown. Any other result the site could not say it read.
+func (rec *Record) readResult(value string) error {
+	v := strings.ToUpper(strings.TrimSpace(value))
+	switch v {
+	case "", "?":
+		return nil
+	case "0", "DRAW":
+		rec.Winner, rec.HasResult = game.Nobody, true
+		return nil
+	case "VOID":
+		rec.Winner, rec.HasResult, rec.Ending = game.Nobody, true, "aborted"
+		return nil
+	}
+	who, how, plus := strings.Cut(v, "+")
+	winner, ok := map[string]game.Player{"B": game.White, "W": game.Black}[who]
+	ending, known := map[string]string{"R": "resign", "RESIGN": "resign", "T": "timeout", "TIME": "timeout"}[how]
+	if !ok || plus && !known {
+		return game.BadRecord(game.Because("why.hgf.result", "RE[{value}] is not a result: want B or W, with +R for a resignation or +T for time, 0 for a draw or Void", "value", value), nil)
+	}
+	rec.Winner, rec.HasResult, rec.Ending = winner, true, ending
+	return nil
+}
+
+// result is RE for the record's result, as readResult reads it.
+func (rec Record) result() (string, error) {
+	letter := map[game.Player]string{game.White: "B", game.Black: "W"}[rec.Winner]
+	switch {
+	case rec.Ending == "aborted" && rec.Winner == game.Nobody:
+		return "Void", nil
+	case rec.Ending == "" && rec.Winner == game.Nobody:
+		return "0", nil
+	case rec.Ending == "" && letter != "":
+		return letter, nil
+	case rec.Ending == "resign" && letter != "":
+		return letter + "+R", nil
+	case rec.Ending == "timeout" && letter != "":
+		return letter + "+T", nil
+	}
+	return "", fmt.Errorf("%w: a result of %v by %q", game.ErrRecord, rec.Winner, rec.Ending)
 }
 
 // parseHGFMove reads a move whose number counts from the row's left end.
@@ -154,7 +204,11 @@ func (rec Record) HGF() (string, error) {
 	prop(&b, "RU", rec.Rules)
 	prop(&b, "GC", rec.Comment)
 	if rec.HasResult {
-		prop(&b, "RE", map[game.Player]string{game.White: "B", game.Black: "W", game.Nobody: "0"}[rec.Winner])
+		re, err := rec.result()
+		if err != nil {
+			return "", err
+		}
+		prop(&b, "RE", re)
 	}
 	s, _ := New(rec.Size, true)
 	for i, text := range rec.Moves {
@@ -271,15 +325,21 @@ func writeRecord(r game.Record) (string, error) {
 	case "none":
 		rec.HasResult = true
 	}
-	if r.Reason == "resign" {
-		// The one who resigned lost.
+	switch r.Reason {
+	case "resign":
+		// The one who resigned lost. The resign move says it to
+		// programs that read Little Golem's records, RE to the others.
 		rec.Moves, rec.Resigned = append(append([]string(nil), r.Moves...), "resign"), rec.Winner.Other()
+		rec.Ending = "resign"
+	case "timeout", "aborted":
+		rec.Ending = r.Reason
 	}
 	return rec.HGF()
 }
 
 // readRecord reads .hgf into a site's record; a resignation becomes the
-// result rather than a move.
+// result rather than a move. A result of the rules, or a draw, comes
+// without a reason: RE does not say it, the moves do.
 func readRecord(text string) (game.Record, error) {
 	rec, err := ParseHGF(text)
 	if err != nil {
@@ -293,7 +353,7 @@ func readRecord(text string) (game.Record, error) {
 		r.Options["swap"] = 1
 	}
 	if rec.HasResult {
-		r.Winner = rec.Winner.String()
+		r.Winner, r.Reason = rec.Winner.String(), rec.Ending
 	}
 	if n := len(r.Moves); n > 0 && r.Moves[n-1] == "resign" {
 		r.Moves = r.Moves[:n-1]

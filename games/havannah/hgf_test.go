@@ -65,6 +65,52 @@ func TestParseHGFGame(t *testing.T) {
 	}
 }
 
+// How a game ended goes into RE the SGF way where SGF has a word for it,
+// and comes back; a win by the rules or a draw says only who won, which
+// the moves show.
+func TestRecordKeepsHowTheGameEnded(t *testing.T) {
+	for _, tt := range []struct{ winner, reason, re, back string }{
+		{"black", "timeout", "RE[W+T]", "timeout"},
+		{"white", "timeout", "RE[B+T]", "timeout"},
+		{"white", "resign", "RE[B+R]", "resign"},
+		{"black", "resign", "RE[W+R]", "resign"},
+		{"none", "aborted", "RE[Void]", "aborted"},
+		{"none", "agreement", "RE[0]", ""},
+		{"white", "bridge", "RE[B]", ""},
+		{"none", "full_board", "RE[0]", ""},
+		{"", "", "", ""},
+	} {
+		r := game.Record{Game: "havannah", Options: game.Options{"size": 5, "swap": 0}, Moves: []string{"e5", "d4"}, Winner: tt.winner, Reason: tt.reason}
+		text, err := writeRecord(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.re == "" && strings.Contains(text, "RE[") || !strings.Contains(text, tt.re) {
+			t.Errorf("%s by %s: written %s, want %s", tt.winner, tt.reason, text, tt.re)
+		}
+		back, err := readRecord(text)
+		if err != nil || back.Winner != tt.winner || back.Reason != tt.back || strings.Join(back.Moves, " ") != "e5 d4" {
+			t.Errorf("%s by %s: read back %+v, %v\n%s", tt.winner, tt.reason, back, err, text)
+		}
+	}
+	// The older forms and SGF's long words read too.
+	for text, want := range map[string]string{
+		"(;SZ[5]RE[W];W[E5])":             "black ",
+		"(;SZ[5]RE[B];W[E5];B[resign])":   "white resign",
+		"(;SZ[5]RE[0];W[E5])":             "none ",
+		"(;SZ[5]RE[draw];W[E5])":          "none ",
+		"(;SZ[5]RE[W+Time];W[E5])":        "black timeout",
+		"(;SZ[5]RE[B+Resign];W[E5])":      "white resign",
+		"(;SZ[5]RE[w+r];W[E5];W[resign])": "black resign",
+		"(;SZ[5]RE[void];W[E5])":          "none aborted",
+		"(;SZ[5]RE[?];W[E5])":             " ",
+	} {
+		if r, err := readRecord(text); err != nil || r.Winner+" "+r.Reason != want {
+			t.Errorf("%s: read %q by %q, %v; want %q", text, r.Winner, r.Reason, err, want)
+		}
+	}
+}
+
 func TestParseHGFErrors(t *testing.T) {
 	for _, tt := range []struct{ text, want string }{
 		{"", "starts with ("},
@@ -86,6 +132,14 @@ func TestParseHGFErrors(t *testing.T) {
 		{"(;SZ[8]PB[anna]PB[bert])", "PB is given more than once"},
 		{"(;SZ[8]RE[B]RE[W];W[e5])", "RE is given more than once"},
 		{"(;FF[4]GM[chess]SZ[8];W[e5])", "GM[chess] names another game than Havannah"},
+		{"(;SZ[5]RE[B+F];W[E5])", "RE[B+F] is not a result"},
+		{"(;SZ[5]RE[W+3.5];W[E5])", "RE[W+3.5] is not a result"},
+		{"(;SZ[5]RE[x];W[E5])", "RE[x] is not a result"},
+		{"(;SZ[5]RE[B+R];W[E5];W[resign])", "RE[B+R] does not agree with move 2, W[resign]"},
+		{"(;SZ[5]RE[B];W[E5];W[resign])", "RE[B] does not agree with move 2, W[resign]"},
+		{"(;SZ[5]RE[W+T];W[E5];B[resign])", "RE[W+T] does not agree with move 2, B[resign]"},
+		{"(;SZ[5]RE[0];W[E5];B[resign])", "RE[0] does not agree with move 2, B[resign]"},
+		{"(;SZ[5]RE[Void];W[E5];B[resign])", "RE[Void] does not agree with move 2, B[resign]"},
 		{"(;FF[4]GM[1]SZ[8];W[e5])", "GM[1] names another game than Havannah"},
 		{"(;FF[4]GM[]SZ[8];W[e5])", "GM[] names another game than Havannah"},
 		{"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])", "move 8 B[D4]: game is over: d4 comes after the end"},
@@ -149,6 +203,9 @@ func TestHGFRoundTrip(t *testing.T) {
 		default:
 			rec.Winner = game.Nobody
 		}
+		if row["end"] == "resign" {
+			rec.Resigned = rec.Winner.Other()
+		}
 		text, err := rec.HGF()
 		if err != nil {
 			t.Fatalf("game %s: %v", row["id"], err)
@@ -176,6 +233,9 @@ func FuzzParseHGF(f *testing.F) {
 	f.Add("(;SZ[4];W[A1];B[swap];W[B2])")
 	f.Add(`(;FF[4]EV[ev \] x]PB[anna]PW[bert\\]DT[2026-11-30]SZ[8]RE[W];W[H3];B[swap];W[G4];B[resign])`)
 	f.Add("(;SZ[5]RE[0];W[A1])")
+	f.Add("(;SZ[5]RE[W+T];W[A1])")
+	f.Add("(;SZ[5]RE[Void];W[A1])")
+	f.Add("(;SZ[5]RE[B+R];W[A1];B[resign])")
 	f.Fuzz(func(t *testing.T, text string) {
 		rec, err := ParseHGF(text)
 		if err != nil {

@@ -40,7 +40,7 @@ func TestPositionsAndRecords(t *testing.T) {
 	hgf, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if !strings.Contains(res.Header.Get("Content-Disposition"), ".hgf") ||
-		!strings.Contains(string(hgf), "RE[B];W[H3];B[G4];W[F3];B[resign])") ||
+		!strings.Contains(string(hgf), "RE[B+R];W[H3];B[G4];W[F3];B[resign])") ||
 		!strings.Contains(string(hgf), "GC[Little Golem's layout: the first player (White on bretter) is PB") {
 		t.Fatalf("havannah record (%s):\n%s", res.Header.Get("Content-Disposition"), hgf)
 	}
