@@ -20,7 +20,10 @@ type Record struct {
 	// Winner is "white", "black", "none" for a draw, or "" while the
 	// game is unfinished or the record does not say.
 	Winner string
-	Reason string // the rule's word, or "resign"
+	// Reason is the rule's word (Outcome's), or one of the endings a
+	// site records beside the moves: "resign", "timeout", "agreement" or
+	// "aborted" (called off, without a result).
+	Reason string
 	Moves  []string
 	// Note is a remark for people reading a written record, such as how
 	// a format names the colours; formats with room for one write it, and
@@ -179,6 +182,48 @@ func (r *Record) setTag(s string, seen map[string]bool) error {
 		r.Winner = value
 	case "Reason":
 		r.Reason = value
+	}
+	return nil
+}
+
+// siteEndings are the endings a site records beside the moves, which the
+// rules cannot see in them, each with whether it has a winner.
+var siteEndings = map[string]bool{"resign": true, "timeout": true, "agreement": false, "aborted": false}
+
+// Settle checks the result r states against s, the position r's moves
+// lead to, and completes it. A game its moves end has the rules' result,
+// which r may leave out, in part or in whole, but not contradict; a game
+// they do not end can only have ended in a way the rules cannot see. A
+// record that names the winner alone of such a game, as Little Golem's
+// do of a game lost on time, is taken as it is, but a draw the rules did
+// not make was agreed: a game called off says so.
+func (r *Record) Settle(s State) error {
+	out := s.Outcome()
+	switch {
+	case r.Winner == "" && r.Reason != "":
+		return BadRecord(Because("why.record.reason_without_winner", "the record gives a reason, {reason}, but no winner", "reason", r.Reason), nil)
+	case out.Over && r.Winner == "":
+		r.Winner, r.Reason = out.Winner.String(), out.Reason
+	case out.Over && r.Reason == "" && r.Winner != out.Winner.String():
+		return BadRecord(Because("why.record.winner_rules", `the moves end the game with the winner "{winner}" by {reason}, not "{claimed}"`,
+			"winner", out.Winner, "reason", out.Reason, "claimed", r.Winner), nil)
+	case out.Over && (r.Reason != "" && r.Reason != out.Reason || r.Winner != out.Winner.String()):
+		return BadRecord(Because("why.record.result_rules", `the moves end the game with the winner "{winner}" by {reason}, not "{claimed}" by {claimed_reason}`,
+			"winner", out.Winner, "reason", out.Reason, "claimed", r.Winner, "claimed_reason", r.Reason), nil)
+	case out.Over:
+		r.Reason = out.Reason
+	case r.Winner == "none" && r.Reason == "":
+		r.Reason = "agreement"
+	case r.Reason == "":
+	default:
+		won, ok := siteEndings[r.Reason]
+		if !ok {
+			return BadRecord(Because("why.record.reason_not_ended", "the moves do not end the game, so it cannot have ended by {reason}: before its moves end it, a game ends only by resignation, time, agreement or being called off",
+				"reason", r.Reason), nil)
+		}
+		if won != (r.Winner != "none") {
+			return BadRecord(Because("why.record.reason_winner", `a game ended by {reason} cannot have the winner "{winner}"`, "reason", r.Reason, "winner", r.Winner), nil)
+		}
 	}
 	return nil
 }

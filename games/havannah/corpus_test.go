@@ -1,6 +1,7 @@
 package havannah
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,7 +122,7 @@ func lgRecord(size int, re string, moves []string) string {
 }
 
 // checkRecordedResult reads a Little Golem game the way the site imports
-// it and compares what the record says with the corpus: the swap rule,
+// it (its result checked against its moves) and compares what the record says with the corpus: the swap rule,
 // the winner (Little Golem names the colours the other way round), how
 // the record ends, how the game was decided, and the raw result written
 // back. It reads each resigned game once more without its result, so that
@@ -132,6 +133,17 @@ func checkRecordedResult(t *testing.T, row map[string]string, size int, moves []
 	rec, err := Game().Records.Read(lgRecord(size, row["re_lg"], moves))
 	if err != nil {
 		t.Fatalf("game %s: %v", id, err)
+	}
+	// Its result agrees with its moves, as the site checks, but for the
+	// game Little Golem gave to the second mover on a full board, which
+	// the rules draw: the site refuses it.
+	st, _, err := game.Replay(Game(), rec.Options, rec.Moves)
+	if err != nil {
+		t.Fatalf("game %s: %v", id, err)
+	}
+	contradicted := row["ended_by"] == "draw_full_board" && row["winner"] != "-"
+	if err := rec.Settle(st); (err != nil) != contradicted || err != nil && !errors.Is(err, game.ErrRecord) {
+		t.Errorf("game %s (%s, RE[%s]): result checked against the moves: %v", id, row["ended_by"], row["re_lg"], err)
 	}
 	winner := map[string]string{"W": "white", "B": "black", "-": ""}[row["winner"]]
 	if rec.Winner != winner {

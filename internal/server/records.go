@@ -170,13 +170,15 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.Moves = written
-	if rec.Reason == "" {
-		// Records often say only who won; the rules say how.
-		if st, _, err := game.Replay(engine, rec.Options, rec.Moves); err == nil {
-			if out := st.Outcome(); out.Over {
-				rec.Winner, rec.Reason = out.Winner.String(), out.Reason
-			}
-		}
+	// Records often say only who won, or nothing: the rules say the rest,
+	// and what a record says must agree with them.
+	st, _, err := game.Replay(engine, rec.Options, rec.Moves)
+	if err == nil {
+		err = rec.Settle(st)
+	}
+	if err != nil {
+		writeRefusedRecord(w, err, 0)
+		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"game": rec.Game, "options": rec.Options, "date": rec.Date, "white": rec.White, "black": rec.Black,

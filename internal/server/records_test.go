@@ -2,11 +2,14 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"bretter/game"
 )
@@ -101,6 +104,17 @@ func TestImportErrors(t *testing.T) {
 		{"(;FF[4]SZ[8];W[H3];B[H3])", "move 2 B[H3]: illegal move h3: the cell is taken", []string{"why.record.move", "why.illegal_move", "why.havannah.taken"}, 2},
 		{"(;FF[4]SZ[8]SZ[4];W[e5])", "SZ is given more than once", []string{"why.record.repeated"}, 0},
 		{"[Game \"fanorona\"]\n1. d3-e3W\n2.", "line 3: move number 2. has no move: the record is cut off", []string{"why.record.truncated"}, 0},
+		// A result must be the one the moves reach, or one the rules
+		// cannot see in a game its moves have not ended.
+		{"[Game \"havannah\"]\n[Options \"size=5\"]\n[Winner \"white\"]\n[Reason \"ring\"]\n1. a1", "the moves do not end the game, so it cannot have ended by ring", []string{"why.record.reason_not_ended"}, 0},
+		{"[Game \"havannah\"]\n[Winner \"white\"]\n[Reason \"__proto__\"]\n1. a1", "cannot have ended by __proto__", []string{"why.record.reason_not_ended"}, 0},
+		{"[Game \"dvonn\"]\n[Winner \"none\"]\n[Reason \"resign\"]\n1. F5", `a game ended by resign cannot have the winner "none"`, []string{"why.record.reason_winner"}, 0},
+		{"[Game \"dvonn\"]\n[Winner \"black\"]\n[Reason \"aborted\"]\n1. F5", `a game ended by aborted cannot have the winner "black"`, []string{"why.record.reason_winner"}, 0},
+		{"[Game \"fanorona\"]\n[Reason \"timeout\"]", "the record gives a reason, timeout, but no winner", []string{"why.record.reason_without_winner"}, 0},
+		{"(;FF[4]SZ[4]RE[W];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4])", `the moves end the game with the winner "white" by bridge, not "black"`, []string{"why.record.winner_rules"}, 0},
+		{"(;FF[4]SZ[4]RE[W+T];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4])", `the moves end the game with the winner "white" by bridge, not "black" by timeout`, []string{"why.record.result_rules"}, 0},
+		{"(;FF[4]SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[resign])", `the moves end the game with the winner "white" by bridge, not "white" by resign`, []string{"why.record.result_rules"}, 0},
+		{"[Game \"havannah\"]\n[Options \"size=4\"]\n[Winner \"white\"]\n[Reason \"ring\"]\n1. a1 d1 a2 d2 a3 d3 a4", `the moves end the game with the winner "white" by bridge, not "white" by ring`, []string{"why.record.result_rules"}, 0},
 		{"(;FF[4]GM[chess]SZ[8];W[e5])", "GM[chess] names another game than Havannah", []string{"why.hgf.other_game"}, 0},
 		{"[Game \"dvonn\"]\n[White \"a\"]\n[White \"b\"]", "line 3: White is given more than once", []string{"why.record.line", "why.record.repeated"}, 0},
 		{"[Game \"havannah\"]\n[Options \"size=4 size=5\"]", "line 2: option size is given more than once", []string{"why.record.line", "why.record.option_repeated"}, 0},
@@ -176,5 +190,76 @@ func TestNoMovesIsAnEmptyList(t *testing.T) {
 	var p map[string]json.RawMessage
 	if code := ts.call(t, "GET", "/api/games/"+g.id+"/positions", "", nil, &p); code != 200 || string(p["moves"]) != "[]" {
 		t.Errorf("positions of a new game: %d, moves %s", code, p["moves"])
+	}
+}
+
+// Every record the site writes reads back with the result the game had,
+// for each game and each way a game ends.
+func TestRecordsOfEveryEndingReadBack(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, engine := range testGames {
+		for _, end := range []string{"moves", "resign", "timeout", "agreement", "aborted"} {
+			g := ts.newGame(t, fmt.Sprintf(`{"game":%q,"options":%s,"clock":{"initial_s":15,"increment_s":0}}`,
+				engine.Name, map[string]string{"havannah": `{"size":4}`}[engine.Name]+map[bool]string{true: "{}"}[engine.Name != "havannah"]))
+			switch end {
+			case "moves":
+				ts.playRandomly(t, g, engine, rng, -1)
+			case "resign":
+				ts.playRandomly(t, g, engine, rng, 3)
+				ts.call(t, "POST", "/api/games/"+g.id+"/resign", g.black, nil, nil)
+			case "timeout":
+				ts.playRandomly(t, g, engine, rng, 2)
+				ft.advance(16 * time.Second)
+			case "agreement":
+				ts.playRandomly(t, g, engine, rng, 2)
+				ts.offer(t, g.id, g.white, "draw")
+				ts.answer(t, g.id, g.black, "draw", true)
+			case "aborted":
+				ts.playRandomly(t, g, engine, rng, 1)
+				ts.offer(t, g.id, g.black, "abort")
+			}
+			s := ts.state(t, g.id, "")
+			if s.Status != "over" || s.Result == nil || end != "moves" && s.Result.Reason != end {
+				t.Fatalf("%s ended by %s: %s %+v", engine.Name, end, s.Status, s.Result)
+			}
+			res, err := http.Get(ts.URL + "/api/games/" + g.id + "/record")
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			var imp struct {
+				Winner, Reason string
+				Moves          []string
+			}
+			if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": string(text)}, &imp); code != 200 ||
+				imp.Winner != s.Result.Winner || imp.Reason != s.Result.Reason || !slices.Equal(imp.Moves, s.Moves) {
+				t.Errorf("%s ended by %s (%+v): read back %d %+v\n%s", engine.Name, end, *s.Result, code, imp, text)
+			}
+		}
+	}
+}
+
+// playRandomly plays n random moves in g, or until the game is over if n
+// is negative.
+func (ts *testServer) playRandomly(t *testing.T, g testGame, engine game.Game, rng *rand.Rand, n int) {
+	t.Helper()
+	for i := 0; n < 0 || i < n; i++ {
+		s := ts.state(t, g.id, "")
+		if s.Status == "over" {
+			return
+		}
+		st, _, err := game.Replay(engine, s.Options, s.Moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		legal := st.Legal(nil)
+		secret := map[string]string{"white": g.white, "black": g.black}[s.ToMove]
+		move := st.FormatMove(legal[rng.IntN(len(legal))])
+		if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", secret, map[string]any{"ply": len(s.Moves), "move": move}, nil); code != http.StatusOK {
+			t.Fatalf("move %d %s: %d", len(s.Moves)+1, move, code)
+		}
 	}
 }
