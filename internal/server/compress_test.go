@@ -161,3 +161,26 @@ func TestHeadersOfSubresources(t *testing.T) {
 		}
 	}
 }
+
+// The site's files are served one by one: a folder is not listed, and
+// neither it nor a missing file is kept in a cache.
+func TestStaticServesOnlyFiles(t *testing.T) {
+	ts := newTestServer(t)
+	prefix := ts.srv.site.StaticPrefix()
+	for _, p := range []string{"css/", "js/", "", "css/nope.css", "js/nope.js"} {
+		res, err := http.Get(ts.URL + prefix + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound || strings.Contains(res.Header.Get("Cache-Control"), "immutable") || strings.Contains(string(body), "<a href") {
+			t.Errorf("%s: %d %q %.80q", p, res.StatusCode, res.Header.Get("Cache-Control"), body)
+		}
+	}
+	if res, err := http.Get(ts.URL + prefix + "css/site.css"); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("a file: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+}

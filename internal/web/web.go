@@ -169,6 +169,13 @@ func (s *Site) Static() http.Handler {
 	sub, _ := fs.Sub(staticFS, "static")
 	files := http.FileServerFS(sub)
 	return http.StripPrefix("/static/"+s.version, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Only files are served: no folder is listed, and an answer that
+		// finds nothing is not kept for a year.
+		if st, err := fs.Stat(sub, strings.TrimPrefix(r.URL.Path, "/")); err != nil || st.IsDir() {
+			w.Header().Set("Cache-Control", "no-store")
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 		if s.packed.serveText(w, r, sub, strings.TrimPrefix(r.URL.Path, "/")) {
 			return
