@@ -15,14 +15,22 @@ type position struct {
 	ToMove string `json:"to_move"`
 }
 
+// walked is a game's moves played through.
+type walked struct {
+	list  []position // before the first move and after each one
+	moves []string   // as the game writes them
+	last  game.State
+}
+
 // positions replays moves and returns the position before the first move
-// and after each one, and the moves as the game writes them: a record may
-// spell them otherwise (DVONN's in lower case), which the move list would
-// show as written.
-func positions(engine game.Game, opts game.Options, moves []string) ([]position, []string, int, error) {
+// and after each one, the moves as the game writes them (a record may
+// spell them otherwise, DVONN's in lower case, which the move list would
+// show as written), and the last position. A move refused is numbered
+// from 1.
+func positions(engine game.Game, opts game.Options, moves []string) (walked, int, error) {
 	s, _, err := engine.Start(opts)
 	if err != nil {
-		return nil, nil, 0, err
+		return walked{}, 0, err
 	}
 	out := []position{{View: s.View(), ToMove: s.ToMove().String()}}
 	// An empty list, not none, for a game without moves: a reader
@@ -37,12 +45,12 @@ func positions(engine game.Game, opts game.Options, moves []string) ([]position,
 			err = s.Play(m)
 		}
 		if err != nil {
-			return nil, nil, i + 1, err
+			return walked{}, i + 1, err
 		}
 		written = append(written, text)
 		out = append(out, position{View: s.View(), ToMove: s.ToMove().String()})
 	}
-	return out, written, 0, nil
+	return walked{out, written, s}, 0, nil
 }
 
 // apiPositions gives every position of a game, for stepping through it.
@@ -60,12 +68,12 @@ func (s *Server) apiPositions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	list, moves, _, err := positions(p.engine, p.opts, p.moves)
+	walk, _, err := positions(p.engine, p.opts, p.moves)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"version": p.version, "moves": moves, "positions": list})
+	writeJSON(w, http.StatusOK, map[string]any{"version": p.version, "moves": walk.moves, "positions": walk.list})
 }
 
 // record is a game as a record: people are unknown to the site, the
@@ -161,7 +169,7 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		writeRefusedRecord(w, err, plyOf(err))
 		return
 	}
-	list, written, ply, err := positions(engine, rec.Options, rec.Moves)
+	walk, ply, err := positions(engine, rec.Options, rec.Moves)
 	if err != nil {
 		if ply > 0 {
 			err = atMove(ply, rec.Moves[ply-1], err)
@@ -169,20 +177,16 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		writeRefusedRecord(w, err, ply)
 		return
 	}
-	rec.Moves = written
+	rec.Moves = walk.moves
 	// Records often say only who won, or nothing: the rules say the rest,
 	// and what a record says must agree with them.
-	st, _, err := game.Replay(engine, rec.Options, rec.Moves)
-	if err == nil {
-		err = rec.Settle(st)
-	}
-	if err != nil {
+	if err := rec.Settle(walk.last); err != nil {
 		writeRefusedRecord(w, err, 0)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"game": rec.Game, "options": rec.Options, "date": rec.Date, "white": rec.White, "black": rec.Black,
-		"winner": rec.Winner, "reason": rec.Reason, "moves": rec.Moves, "positions": list,
+		"winner": rec.Winner, "reason": rec.Reason, "moves": rec.Moves, "positions": walk.list,
 	})
 }
 

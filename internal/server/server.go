@@ -207,19 +207,19 @@ func (s *Server) routes() {
 
 	m.HandleFunc("POST /api/games", s.apiCreate)
 	m.HandleFunc("GET /api/games/{id}", s.apiGet)
-	m.HandleFunc("POST /api/games/{id}/join", s.charged(s.moves, s.apiJoin))
+	m.HandleFunc("POST /api/games/{id}/join", s.charged(s.apiJoin))
 	m.HandleFunc("POST /api/games/{id}/moves", s.apiMove)
-	m.HandleFunc("POST /api/games/{id}/resign", s.charged(s.moves, s.apiResign))
-	m.HandleFunc("POST /api/games/{id}/rematch", s.charged(s.moves, s.apiRematch))
-	m.HandleFunc("DELETE /api/games/{id}/rematch", s.charged(s.moves, s.apiWithdrawRematch))
-	m.HandleFunc("POST /api/games/{id}/offer", s.charged(s.moves, s.apiOffer))
-	m.HandleFunc("POST /api/games/{id}/answer", s.charged(s.moves, s.apiAnswer))
-	m.HandleFunc("POST /api/games/{id}/name", s.charged(s.moves, s.apiName))
+	m.HandleFunc("POST /api/games/{id}/resign", s.charged(s.apiResign))
+	m.HandleFunc("POST /api/games/{id}/rematch", s.charged(s.apiRematch))
+	m.HandleFunc("DELETE /api/games/{id}/rematch", s.charged(s.apiWithdrawRematch))
+	m.HandleFunc("POST /api/games/{id}/offer", s.charged(s.apiOffer))
+	m.HandleFunc("POST /api/games/{id}/answer", s.charged(s.apiAnswer))
+	m.HandleFunc("POST /api/games/{id}/name", s.charged(s.apiName))
 	m.HandleFunc("POST /api/games/{id}/chat", s.apiChat)
 	m.HandleFunc("GET /api/push/key", s.apiPushKey)
 	m.Handle("GET /sw.js", s.site.ServiceWorker())
-	m.HandleFunc("POST /api/games/{id}/push", s.charged(s.moves, s.apiSubscribe))
-	m.HandleFunc("DELETE /api/games/{id}/push", s.charged(s.moves, s.apiUnsubscribe))
+	m.HandleFunc("POST /api/games/{id}/push", s.charged(s.apiSubscribe))
+	m.HandleFunc("DELETE /api/games/{id}/push", s.charged(s.apiUnsubscribe))
 	m.HandleFunc("GET /api/games/{id}/ws", s.live)
 	m.HandleFunc("GET /api/games/{id}/positions", s.apiPositions)
 	m.HandleFunc("GET /api/games/{id}/record", s.apiRecord)
@@ -228,12 +228,12 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /import", s.importPage)
 }
 
-// charged charges a request that changes a game to budget l before h
-// handles it: whether or not it is carried out, it costs the site work.
-// They go to the moves' budget, as the live connection's messages do.
-func (s *Server) charged(l *limiter, h http.HandlerFunc) http.HandlerFunc {
+// charged charges a request that changes a game to the moves' budget,
+// as the live connection charges its messages, before h handles it:
+// whether or not it is carried out, it costs the site work.
+func (s *Server) charged(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if !l.allow(clientKey(r), s.hub.now()) {
+		if !s.moves.allow(clientKey(r), s.hub.now()) {
 			writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many requests from your address: slow down"))
 			return
 		}
