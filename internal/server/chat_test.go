@@ -50,6 +50,8 @@ func TestChatRefusesBadLines(t *testing.T) {
 		{g.white, "   ", http.StatusBadRequest},
 		{g.white, strings.Repeat("ż", 501), http.StatusBadRequest},
 		{g.white, "line\nbreak", http.StatusBadRequest},
+		{g.white, "not \u202ehere", http.StatusBadRequest},
+		{g.white, "\u200b \ufeff", http.StatusBadRequest},
 		{"", "hello", http.StatusForbidden},
 		{"wrong", "hello", http.StatusForbidden},
 		{g.white, strings.Repeat("ż", 500), http.StatusOK},

@@ -22,7 +22,8 @@ func cleanName(name string) (string, error) { return cleanLine("a name", name, m
 
 // cleanLine trims a line of text that people write for others to read
 // and checks it: UTF-8, at most max characters, no control characters or
-// line breaks.
+// line breaks, nothing that turns the writing round, and, unless empty,
+// something to see.
 func cleanLine(what, text string, max int) (string, error) {
 	text = strings.TrimSpace(text)
 	switch {
@@ -32,8 +33,29 @@ func cleanLine(what, text string, max int) (string, error) {
 		return "", refuse(http.StatusBadRequest, "bad_request", "%s has at most %d characters", what, max)
 	case strings.IndexFunc(text, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) >= 0:
 		return "", refuse(http.StatusBadRequest, "bad_request", "%s cannot hold control characters or line breaks", what)
+	case strings.IndexFunc(text, turnsRound) >= 0:
+		return "", refuse(http.StatusBadRequest, "bad_request", "%s cannot hold characters that change the direction of writing", what)
+	case text != "" && strings.IndexFunc(text, visible) < 0:
+		return "", refuse(http.StatusBadRequest, "bad_request", "%s must show something", what)
 	}
 	return text, nil
+}
+
+// turnsRound reports whether r is an explicit embedding, override or
+// isolate. A page can fence a name in, but a push notice or a record
+// cannot, and there "\u202eBob" would turn the words after it round.
+// The marks (U+200E, U+200F, U+061C) are left: right-to-left writers use
+// them, and they turn nothing but the characters next to them.
+func turnsRound(r rune) bool {
+	return '\u202a' <= r && r <= '\u202e' || '\u2066' <= r && r <= '\u2069'
+}
+
+// visible reports whether r shows anything. Format characters such as
+// the zero-width space and joiners, variation selectors and the fillers
+// that draw nothing are only invisible; they may sit in a name, since
+// emoji and some scripts need them, but not make one up.
+func visible(r rune) bool {
+	return !unicode.IsSpace(r) && !unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // rename gives the holder of secret a name and returns the game's new

@@ -20,6 +20,15 @@ func TestNames(t *testing.T) {
 		{g.black, strings.Repeat("ą", 21), http.StatusBadRequest},
 		{g.black, "two\nlines", http.StatusBadRequest},
 		{g.black, "bell\a", http.StatusBadRequest},
+		// Marks and joiners belong to scripts and emoji; overrides,
+		// embeddings and isolates turn the words round them, even in a
+		// notice where the page cannot isolate the name.
+		{g.black, "\u202eBob", http.StatusBadRequest},
+		{g.black, "Bob\u2067", http.StatusBadRequest},
+		{g.black, "\u200b\u2060", http.StatusBadRequest},
+		{g.black, "\u3164", http.StatusBadRequest},
+		{g.black, "שלום\u200f", http.StatusOK},
+		{g.black, "👩\u200d💻 ن\u200cی", http.StatusOK},
 		{"", "nobody", http.StatusForbidden},
 		{"wrong", "nobody", http.StatusForbidden},
 	} {
