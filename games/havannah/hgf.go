@@ -61,6 +61,11 @@ func ParseHGF(text string) (Record, error) {
 	// results, the reader could not know which was meant.
 	seen := map[string]bool{}
 	for _, p := range root {
+		if p.key == "AB" || p.key == "AW" || p.key == "AE" || p.key == "PL" {
+			// A game set up on the board is not one the rules began:
+			// read without its stones, its moves would mean another game.
+			return Record{}, game.BadRecord(game.Because("why.hgf.setup", "{name} sets up a position; only games played from the empty board can be read", "name", p.key), nil)
+		}
 		if seen[p.key] {
 			return Record{}, game.BadRecord(game.Because("why.record.repeated", "{name} is given more than once", "name", p.key), nil)
 		}

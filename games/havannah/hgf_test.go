@@ -142,6 +142,10 @@ func TestParseHGFErrors(t *testing.T) {
 		{"(;SZ[5]RE[Void];W[E5];B[resign])", "RE[Void] does not agree with move 2, B[resign]"},
 		{"(;FF[4]GM[1]SZ[8];W[e5])", "GM[1] names another game than Havannah"},
 		{"(;FF[4]GM[]SZ[8];W[e5])", "GM[] names another game than Havannah"},
+		{"(;SZ[8]AB[e5][f5];W[h3])", "AB sets up a position"},
+		{"(;SZ[8]AW[e5];W[h3])", "AW sets up a position"},
+		{"(;SZ[8]PL[B];W[h3])", "PL sets up a position"},
+		{"(;SZ[8];W[h3];B[e5]AW[f5])", "move 2 is not a single"},
 		{"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])", "move 8 B[D4]: game is over: d4 comes after the end"},
 	} {
 		_, err := ParseHGF(tt.text)
