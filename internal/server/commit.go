@@ -68,6 +68,9 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 		h.broadcastEvent(g, e)
 	}
 	g.stored = g.rec.Version
+	if c := clientOf(ctx); c != "" {
+		g.client = c
+	}
 	h.publish(g, busMessage{Kind: "events", Events: events, End: end})
 	h.stopStaleSearch(g)
 	h.thinkIfComputerTurn(g)

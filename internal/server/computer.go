@@ -25,8 +25,24 @@ func (g *liveGame) computerTurn() bool {
 // thinkIfComputerTurn queues a search when the computer is to move.
 func (h *hub) thinkIfComputerTurn(g *liveGame) {
 	if g.computerTurn() {
-		h.thinkers.add(g.rec.ID)
+		h.thinkers.add(g.rec.ID, searchKey(g.client, g.rec.ID))
 	}
+}
+
+// searchKey is the key game id's searches wait under among the thinkers:
+// client, the address of its player's last request here, as the limits
+// count it. A game whose player this instance has not heard from since
+// it loaded it (after a restart, on an instance other than the player's,
+// back in memory after it was dropped) has none: the store keeps no
+// address, the site having no need to remember who played. Such a game
+// waits under its own id, as a player alone: under one key together,
+// every game after a restart would get one search a round between them
+// all. The player's next move here gives it the address.
+func searchKey(client, id string) string {
+	if client == "" {
+		return id
+	}
+	return client
 }
 
 // errNoTurn says the computer has nothing to do in a game, and
@@ -36,8 +52,9 @@ var (
 	errSearching = errors.New("already searching")
 )
 
-// computerMove searches a move for the computer in game id and plays it.
-func (h *hub) computerMove(ctx context.Context, id string) {
+// computerMove searches a move for the computer in game id, queued under
+// key (see searchKey), and plays it.
+func (h *hub) computerMove(ctx context.Context, id, key string) {
 	// With other instances about, every one of them may queue the game
 	// (when they start, or when the one searching seems gone): the lease
 	// makes one search. Taken before the game is looked at, so that
@@ -52,12 +69,12 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	if err != nil {
 		if ctx.Err() == nil {
 			h.log.Error("computer: taking the lease", "game", id, "err", err)
-			h.thinkLater(id, -1)
+			h.thinkLater(id, key, -1)
 		}
 		return
 	}
 	if !ok {
-		h.askAgainIfOurs(ctx, id)
+		h.askAgainIfOurs(ctx, id, key)
 		return
 	}
 	defer release()
@@ -103,7 +120,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	case err != nil:
 		if ctx.Err() == nil {
 			h.log.Error("computer: preparing a move", "game", id, "err", err)
-			h.thinkLater(id, -1) // perhaps not loaded: the move is not known
+			h.thinkLater(id, key, -1) // perhaps not loaded: the move is not known
 		}
 		return
 	}
@@ -127,7 +144,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	if err != nil {
 		if ctx.Err() == nil {
 			h.log.Error("computer: search", "game", id, "err", err)
-			h.thinkLater(id, ply)
+			h.thinkLater(id, key, ply)
 		}
 		return
 	}
@@ -154,14 +171,14 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 	}
 	if err != nil && ctx.Err() == nil {
 		h.log.Error("computer: playing its move", "game", id, "move", text, "err", err)
-		h.thinkLater(id, ply)
+		h.thinkLater(id, key, ply)
 		return
 	}
 	h.moved(id)
 	h.log.Debug("computer moved", "game", id, "move", text, "iterations", r.Iterations, "elapsed", r.Elapsed)
 }
 
-// askAgainIfOurs queues game id for the computer again, after
+// askAgainIfOurs queues game id, under key, for the computer again, after
 // leaseRetry, if the lease on its move was held by another instance
 // while this one stored the last move. The holder searches a position
 // the game has left (it stops once it hears of the move), and nobody
@@ -169,7 +186,7 @@ func (h *hub) computerMove(ctx context.Context, id string) {
 // asks until the lease is free. One that did not store the last move
 // leaves the game to the one that did; the sweep finds games left
 // waiting longer.
-func (h *hub) askAgainIfOurs(ctx context.Context, id string) {
+func (h *hub) askAgainIfOurs(ctx context.Context, id, key string) {
 	ours := false
 	err := h.with(ctx, id, func(g *liveGame) error {
 		ours = g.computerTurn() && g.stored != 0 && g.stored == g.rec.Version
@@ -180,7 +197,7 @@ func (h *hub) askAgainIfOurs(ctx context.Context, id string) {
 	}
 	h.afterFunc(leaseRetry, func() {
 		if h.ctx.Err() == nil {
-			h.thinkers.add(id)
+			h.thinkers.add(id, key)
 		}
 	})
 }
@@ -246,12 +263,12 @@ const retryAfter = 5 * time.Second
 // again every few seconds, but the computer moves once it passes.
 const maxRetries = 12
 
-// thinkLater queues game id, at ply (-1: not known), for the computer once
+// thinkLater queues game id, under key, at ply (-1: not known), for the computer once
 // more: with nobody else to ask for its move (on another instance, or
 // after a restart), a failure that passes would leave the game waiting
 // for ever. When the move was stored after all, the search finds nothing
 // to do.
-func (h *hub) thinkLater(id string, ply int) {
+func (h *hub) thinkLater(id, key string, ply int) {
 	h.retriesMu.Lock()
 	if h.retries == nil {
 		h.retries = map[string]retries{}
@@ -278,7 +295,7 @@ func (h *hub) thinkLater(id string, ply int) {
 	}
 	h.afterFunc(wait, func() {
 		if h.ctx.Err() == nil {
-			h.thinkers.add(id)
+			h.thinkers.add(id, key)
 		}
 	})
 }
@@ -311,7 +328,7 @@ func (h *hub) resume(ctx context.Context, retry time.Duration) {
 		ids, err := h.store.ComputerGames(ctx)
 		if err == nil {
 			for _, id := range ids {
-				h.thinkers.add(id)
+				h.thinkers.add(id, searchKey("", id)) // whose, nobody here knows yet
 			}
 			break
 		}

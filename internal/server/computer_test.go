@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -452,4 +453,45 @@ func TestComputerSearchesOnItsClock(t *testing.T) {
 		}
 	}
 	ts.call(t, "POST", "/api/games/"+c.ID+"/resign", c.Secret, nil, nil)
+}
+
+// The computer's searches for a game wait under the address of its
+// player's last request, the one the limits count (behind a trusted
+// proxy, the forwarded one); a game nobody here has asked about since
+// the server started waits under its own id.
+func TestSearchesWaitUnderThePlayersAddress(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}))
+	h := ts.srv.hub
+	h.thinkers.close()
+	type queued struct{ id, key string }
+	searched := make(chan queued, 10)
+	h.thinkers = newThinkers(1, func(_ context.Context, id, key string) { searched <- queued{id, key} }, h.log)
+	t.Cleanup(h.thinkers.close)
+	from := func(client string) http.Header { return http.Header{"X-Forwarded-For": {client}} }
+
+	var white, black createResponse
+	decode(t, postJSON(t, ts.URL+"/api/games", `{"game":"havannah","options":{"size":8},"opponent":"computer","level":1,"start":"friend"}`,
+		from("198.51.100.1")), &white)
+	if q := <-searched; q != (queued{white.ID, "198.51.100.1"}) {
+		t.Fatalf("the computer opening: %+v, want game %s under 198.51.100.1", q, white.ID)
+	}
+	decode(t, postJSON(t, ts.URL+"/api/games", `{"game":"havannah","options":{"size":8},"opponent":"computer","level":1,"start":"me"}`,
+		from("198.51.100.2")), &black)
+	move := from("[2001:db8:1:2::5]:4711")
+	move.Set("Authorization", "Bearer "+black.Secret)
+	if res := postJSON(t, ts.URL+"/api/games/"+black.ID+"/moves", `{"ply":0,"move":"e5"}`, move); res.StatusCode != http.StatusOK {
+		t.Fatalf("my move: %d", res.StatusCode)
+	}
+	if q := <-searched; q != (queued{black.ID, "2001:db8:1:2::/64"}) {
+		t.Fatalf("the computer's answer: %+v, want game %s under 2001:db8:1:2::/64", q, black.ID)
+	}
+
+	h.resume(t.Context(), time.Millisecond)
+	got := []queued{<-searched, <-searched}
+	slices.SortFunc(got, func(a, b queued) int { return strings.Compare(a.id, b.id) })
+	want := []queued{{white.ID, white.ID}, {black.ID, black.ID}}
+	slices.SortFunc(want, func(a, b queued) int { return strings.Compare(a.id, b.id) })
+	if !slices.Equal(got, want) {
+		t.Fatalf("on start: %+v, want %+v", got, want)
+	}
 }

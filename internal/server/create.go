@@ -84,9 +84,10 @@ func (h *hub) create(ctx context.Context, req newGame) (created, error) {
 	if err := h.store.Create(ctx, rec, events...); err != nil {
 		return created{}, err
 	}
-	h.remember(rec, events)
+	client := clientOf(ctx)
+	h.remember(rec, events, client)
 	if computer == after.ToMove().String() {
-		h.thinkers.add(c.ID)
+		h.thinkers.add(c.ID, searchKey(client, c.ID))
 	}
 	return c, nil
 }

@@ -46,6 +46,10 @@ type liveGame struct {
 	// 0: none. While it is the game's version, the computer's move is
 	// this instance's to ask for (see computerMove).
 	stored int
+	// client is the address of the last request of a player here that
+	// changed the game: the computer's searches for it take its turn
+	// (see searchKey). "": none since the game was loaded.
+	client string
 	now    func() time.Time // the hub's clock
 
 	replayed

@@ -130,8 +130,9 @@ func (h *hub) rebuild(g *liveGame, rec store.Game, events []store.Event, chat []
 // remember keeps a game just created in memory, as loading it from the
 // store would find it: the creator's page and the friend who joins come
 // next, and need not read it back. Should that fail, the game is loaded
-// from the store when first asked for, as any other.
-func (h *hub) remember(rec store.Game, events []store.Event) {
+// from the store when first asked for, as any other. client is the
+// creator's address (see liveGame.client).
+func (h *hub) remember(rec store.Game, events []store.Event, client string) {
 	g := h.entry(rec.ID)
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -151,6 +152,7 @@ func (h *hub) remember(rec store.Game, events []store.Event) {
 		h.log.Error("keeping a new game in memory", "game", rec.ID, "err", err)
 	}
 	g.used = h.now()
+	g.client = client
 }
 
 // storedTime is t as the store gives it back.

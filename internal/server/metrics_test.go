@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"bretter/internal/web"
@@ -136,8 +135,7 @@ func TestHealthAndReadiness(t *testing.T) {
 func TestSearchesQueuedMetric(t *testing.T) {
 	h := newHub(nil, nil, slog.New(slog.DiscardHandler))
 	// Thinkers with nobody to search: the queue stays as it is.
-	h.thinkers = &thinkers{queued: map[string]bool{}}
-	h.thinkers.wake = sync.NewCond(&h.thinkers.mu)
+	h.thinkers = newThinkers(0, nil, h.log)
 	m := newMetrics(h, nil)
 	queued := func() float64 {
 		families, err := m.registry.Gather()
@@ -152,9 +150,9 @@ func TestSearchesQueuedMetric(t *testing.T) {
 		t.Fatal("no bretter_searches_queued")
 		return 0
 	}
-	h.thinkers.add("aaaaaaaaaa")
-	h.thinkers.add("bbbbbbbbbb")
-	h.thinkers.add("aaaaaaaaaa")
+	h.thinkers.add("aaaaaaaaaa", "198.51.100.1")
+	h.thinkers.add("bbbbbbbbbb", "198.51.100.2")
+	h.thinkers.add("aaaaaaaaaa", "198.51.100.2")
 	if v := queued(); v != 2 {
 		t.Fatalf("%v searches queued, want 2", v)
 	}

@@ -182,6 +182,14 @@ func withOrigin(r *http.Request, o origin) *http.Request {
 // clientKey is the address a request came from: the key of every limit.
 func clientKey(r *http.Request) string { return originFrom(r).client }
 
+// clientOf is the address the request of ctx came from, as clientKey,
+// or "" for work no request asked for (a timer, news from another
+// instance, the computer's own move).
+func clientOf(ctx context.Context) string {
+	o, _ := ctx.Value(originKey{}).(origin)
+	return o.client
+}
+
 // secureRequest reports whether the browser reached the site over HTTPS,
 // so that cookies must be Secure.
 func secureRequest(r *http.Request) bool { return originFrom(r).secure }

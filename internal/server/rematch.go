@@ -316,12 +316,13 @@ func (h *hub) startNext(ctx context.Context, g *liveGame, creator string, t Term
 		}
 		return rematched{}, err
 	}
-	h.remember(rec, nil)
+	client := clientOf(ctx)
+	h.remember(rec, nil, client)
 	g.rec.Next = rec.ID
 	h.broadcastNext(g)
 	h.publish(g, busMessage{Kind: "next", Next: rec.ID})
 	if rec.Computer == "white" {
-		h.thinkers.add(rec.ID)
+		h.thinkers.add(rec.ID, searchKey(client, rec.ID))
 	}
 	return rematched{next: rec.ID, version: len(g.events)}, nil
 }

@@ -9,16 +9,30 @@ import (
 // thinkers run the computer's searches on a fixed number of goroutines,
 // so that however many games wait for the computer, no more searches run
 // at once than there are cores and the relay of people's moves keeps its
-// share of the machine. Games wait their turn first come, first served,
-// each at most once in the queue.
+// share of the machine.
+//
+// Each game waits at most once, under a key: the address of the person
+// playing it against the computer (see searchKey). The keys take turns, each with
+// its games first come, first served, so that one address's ten games at
+// the strongest level hold anybody else's game up for one search of
+// theirs at most, not ten. The turns go in rounds: a key is due once a
+// round, a key that comes while one is under way is due in it, and a key
+// served is due in the next, even should its games run out meanwhile and
+// come back. A free goroutine serves the key with the fewest searches
+// running, so that one address takes a second goroutine only when nobody
+// with fewer waits, and among those the one due first.
 type thinkers struct {
-	work func(ctx context.Context, id string)
+	work func(ctx context.Context, id, key string)
 	log  *slog.Logger
 
 	mu     sync.Mutex
 	wake   *sync.Cond
-	queue  []string
-	queued map[string]bool
+	queued map[string]bool // the games waiting
+	// turns are the keys with games waiting or searched, and those that
+	// were served in the round under way: they are due in the next.
+	turns  map[string]*turn
+	round  int // the round under way
+	ticks  int // counts the keys becoming due, to keep their order
 	busy   int
 	closed bool
 
@@ -26,9 +40,17 @@ type thinkers struct {
 	done   sync.WaitGroup
 }
 
-func newThinkers(n int, work func(ctx context.Context, id string), log *slog.Logger) *thinkers {
+// turn is one key's place among the thinkers.
+type turn struct {
+	games   []string // waiting, in the order they came
+	running int      // searches under way
+	round   int      // the round it is due in
+	tick    int      // when it became due: the first due is the first served
+}
+
+func newThinkers(n int, work func(ctx context.Context, id, key string), log *slog.Logger) *thinkers {
 	ctx, cancel := context.WithCancel(context.Background())
-	t := &thinkers{work: work, log: log, queued: map[string]bool{}, cancel: cancel}
+	t := &thinkers{work: work, log: log, queued: map[string]bool{}, turns: map[string]*turn{}, cancel: cancel}
 	t.wake = sync.NewCond(&t.mu)
 	for range n {
 		t.done.Go(func() { t.run(ctx) })
@@ -36,15 +58,21 @@ func newThinkers(n int, work func(ctx context.Context, id string), log *slog.Log
 	return t
 }
 
-// add queues game id, unless it is queued already.
-func (t *thinkers) add(id string) {
+// add queues game id under key, unless it is queued already.
+func (t *thinkers) add(id, key string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed || t.queued[id] {
 		return
 	}
+	k := t.turns[key]
+	if k == nil {
+		t.ticks++
+		k = &turn{round: t.round, tick: t.ticks}
+		t.turns[key] = k
+	}
 	t.queued[id] = true
-	t.queue = append(t.queue, id)
+	k.games = append(k.games, id)
 	t.wake.Signal()
 }
 
@@ -52,7 +80,7 @@ func (t *thinkers) add(id string) {
 func (t *thinkers) load() (running, waiting int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.busy, len(t.queue)
+	return t.busy, len(t.queued)
 }
 
 // close stops the searches under way and waits for every goroutine.
@@ -74,24 +102,58 @@ func (t *thinkers) run(ctx context.Context) {
 	// a core free for the relay.
 	for {
 		t.mu.Lock()
-		for len(t.queue) == 0 && !t.closed {
+		for len(t.queued) == 0 && !t.closed {
 			t.wake.Wait()
 		}
 		if t.closed {
 			t.mu.Unlock()
 			return
 		}
-		id := t.queue[0]
-		t.queue = t.queue[1:]
-		// A game may be queued again while it is searched: its next turn.
-		delete(t.queued, id)
-		t.busy++
+		id, key := t.next()
 		t.mu.Unlock()
 
-		t.work(ctx, id)
+		t.work(ctx, id, key)
 
 		t.mu.Lock()
 		t.busy--
+		t.turns[key].running--
+		t.forget()
 		t.mu.Unlock()
+	}
+}
+
+// next takes the game to search now, and its key. A game is waiting.
+func (t *thinkers) next() (id, key string) {
+	var k *turn
+	for name, c := range t.turns {
+		if len(c.games) > 0 && (k == nil || c.running < k.running ||
+			c.running == k.running && (c.round < k.round || c.round == k.round && c.tick < k.tick)) {
+			k, key = c, name
+		}
+	}
+	id, k.games = k.games[0], k.games[1:]
+	// A game may be queued again while it is searched: its next turn.
+	delete(t.queued, id)
+	t.busy++
+	k.running++
+	if k.round > t.round {
+		t.round = k.round
+		t.forget()
+	}
+	t.ticks++
+	k.round, k.tick = t.round+1, t.ticks
+	return id, key
+}
+
+// forget drops the keys with nothing waiting or running whose place
+// tells nothing any more: those due in the round under way, which is
+// where a key that comes anew is due too, and every one once the
+// thinkers are idle.
+func (t *thinkers) forget() {
+	idle := t.busy == 0 && len(t.queued) == 0
+	for name, k := range t.turns {
+		if len(k.games) == 0 && k.running == 0 && (idle || k.round <= t.round) {
+			delete(t.turns, name)
+		}
 	}
 }
