@@ -2,10 +2,14 @@ package server
 
 import (
 	"bytes"
+	"container/list"
+	"context"
+	"errors"
 	"html/template"
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"bretter/internal/web"
 )
@@ -122,37 +126,195 @@ func (s *Server) boardSVG(p pagePosition) template.HTML {
 	return svg
 }
 
-// previews keeps the last PNGs drawn, by game and version: a link shared
-// in a busy group is fetched by every member's messenger.
+// Drawing a preview takes about a fifth of a second of a processor, far
+// more than any page; a messenger asks once per link and takes a late
+// answer, so the work is bounded and shared instead of done on demand.
+const (
+	// A request waits at most previewWait for a place to draw: a few
+	// drawings finish meanwhile, and more would wait beyond it anyway.
+	previewWait = time.Second
+	// previewRetry (seconds) is when a preview refused as busy is worth
+	// asking for again; messengers retry a link's image later.
+	previewRetry = 5
+	// Drawings kept: the last ones asked for, at most this many and this
+	// many bytes (a picture is some 50 to 100 KiB).
+	maxPreviews     = 256
+	maxPreviewBytes = 16 << 20
+)
+
+var (
+	errPreviewBusy   = errors.New("every place to draw a preview is taken")
+	errPreviewCost   = errors.New("the address cannot pay for drawing a preview")
+	errPreviewFailed = errors.New("drawing the preview stopped")
+)
+
+// previews draws the PNGs of link previews, a bounded number at once, and
+// keeps the last ones drawn: a link shared in a busy group is fetched by
+// every member's messenger.
 type previews struct {
-	mu    sync.Mutex
-	cache map[string]previewImage
+	// draw draws a game's position; tests put one they can count and hold.
+	draw func(game string, view any) ([]byte, error)
+	// A request holds a place in queue while it draws or waits to, and a
+	// slot while it draws.
+	slots, queue chan struct{}
+	wait         time.Duration
+
+	mu             sync.Mutex
+	most, mostSize int                      // bounds of the cache
+	size           int                      // bytes kept
+	order          *list.List               // of *previewImage, the last one used first
+	byID           map[string]*list.Element // a game's picture, of its latest version drawn
+	drawing        map[previewKey]*drawing
+}
+
+type previewKey struct {
+	id      string
+	version int
 }
 
 type previewImage struct {
-	version int
-	png     []byte
+	previewKey
+	png []byte
 }
 
-// maxPreviews bounds the cache; past it, it starts afresh.
-const maxPreviews = 256
-
-func (c *previews) get(id string, version int) []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if p, ok := c.cache[id]; ok && p.version == version {
-		return p.png
-	}
-	return nil
+// drawing is a picture being drawn, which the requests that come for it
+// meanwhile wait for.
+type drawing struct {
+	done   chan struct{} // closed when png and err are set
+	png    []byte
+	err    error
+	shared int // requests waiting for it besides the one drawing
 }
 
-func (c *previews) put(id string, version int, png []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cache == nil || len(c.cache) >= maxPreviews {
-		c.cache = map[string]previewImage{}
+// newPreviews draws at most slots previews at once, with at most waiting
+// requests more waiting for a place.
+func newPreviews(slots, waiting int) *previews {
+	return &previews{
+		draw:  drawPreview,
+		slots: make(chan struct{}, slots), queue: make(chan struct{}, slots+waiting), wait: previewWait,
+		most: maxPreviews, mostSize: maxPreviewBytes,
+		order: list.New(), byID: map[string]*list.Element{}, drawing: map[previewKey]*drawing{},
 	}
-	c.cache[id] = previewImage{version, png}
+}
+
+func drawPreview(game string, view any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := web.BoardPNG(&b, game, view, previewWidth, previewHeight); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// image is the preview of game id at p: the one kept, the one being drawn,
+// or else one drawn now, once charge agrees to pay for it. It waits for
+// a place to draw as long as ctx lasts, at most c.wait, and else gives
+// errPreviewBusy.
+func (c *previews) image(ctx context.Context, id string, p pagePosition, charge func() error) ([]byte, error) {
+	key := previewKey{id, p.version}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if png := c.lookup(key); png != nil {
+			c.mu.Unlock()
+			return png, nil
+		}
+		d := c.drawing[key]
+		if d == nil {
+			// Charged under the lock, so that those who come meanwhile
+			// wait for this drawing instead of paying for another.
+			if err := charge(); err != nil {
+				c.mu.Unlock()
+				return nil, err
+			}
+			d = &drawing{done: make(chan struct{})}
+			c.drawing[key] = d
+			c.mu.Unlock()
+			c.lead(ctx, key, d, p)
+			return d.png, d.err
+		}
+		d.shared++
+		c.mu.Unlock()
+		select {
+		case <-d.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if !errors.Is(d.err, context.Canceled) && !errors.Is(d.err, context.DeadlineExceeded) {
+			return d.png, d.err
+		}
+		// The request that was to draw went away before it could: this
+		// one draws instead.
+	}
+}
+
+// lead draws d for the requests that wait for it, and keeps it.
+func (c *previews) lead(ctx context.Context, key previewKey, d *drawing, p pagePosition) {
+	// Should drawing panic, the requests waiting are let go all the same.
+	d.err = errPreviewFailed
+	defer func() {
+		c.mu.Lock()
+		delete(c.drawing, key)
+		if d.err == nil {
+			c.add(key, d.png)
+		}
+		c.mu.Unlock()
+		close(d.done)
+	}()
+	d.png, d.err = c.drawBounded(ctx, p)
+}
+
+// drawBounded draws p once a slot is free.
+func (c *previews) drawBounded(ctx context.Context, p pagePosition) ([]byte, error) {
+	select {
+	case c.queue <- struct{}{}:
+	default:
+		return nil, errPreviewBusy
+	}
+	defer func() { <-c.queue }()
+	t := time.NewTimer(c.wait)
+	defer t.Stop()
+	select {
+	case c.slots <- struct{}{}:
+	case <-t.C:
+		return nil, errPreviewBusy
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-c.slots }()
+	return c.draw(p.game, p.view)
+}
+
+// lookup is the picture kept for key, marked as the last one used; c.mu
+// is held.
+func (c *previews) lookup(key previewKey) []byte {
+	e := c.byID[key.id]
+	if e == nil || e.Value.(*previewImage).version != key.version {
+		return nil
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*previewImage).png
+}
+
+// add keeps png for key, in place of an older version of the game, and
+// drops the pictures left alone longest beyond the cache's bounds; c.mu is
+// held.
+func (c *previews) add(key previewKey, png []byte) {
+	if e := c.byID[key.id]; e != nil {
+		c.remove(e)
+	}
+	c.byID[key.id] = c.order.PushFront(&previewImage{key, png})
+	c.size += len(png)
+	for c.order.Len() > c.most || c.size > c.mostSize {
+		c.remove(c.order.Back())
+	}
+}
+
+func (c *previews) remove(e *list.Element) {
+	p := c.order.Remove(e).(*previewImage)
+	delete(c.byID, p.id)
+	c.size -= len(p.png)
 }
 
 // previewImage is the PNG of a game's position for link previews.
@@ -172,16 +334,37 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	img := s.previews.get(id, p.version)
-	if img == nil {
-		var b bytes.Buffer
-		if err := web.BoardPNG(&b, p.game, p.view, previewWidth, previewHeight); err != nil {
-			s.log.Error("drawing a preview", "game", id, "err", err)
-			http.Error(w, "the position could not be drawn", http.StatusInternalServerError)
+	// Drawing costs as much of the address's reads as a second brings
+	// (the request itself paid one): one address draws about one picture
+	// a second, while a picture kept costs a read like any page.
+	charge := func() error {
+		if !s.reads.take(clientKey(r), s.hub.now(), s.reads.rate) {
+			return errPreviewCost
+		}
+		return nil
+	}
+	img, err := s.previews.image(r.Context(), id, p, charge)
+	if err == errPreviewCost || err == errPreviewBusy {
+		// Neither is the picture, to keep, nor a failure, to log.
+		lang := s.site.Lang(r)
+		w.Header().Del("ETag")
+		w.Header().Set("Cache-Control", "no-store")
+		if err == errPreviewCost {
+			w.Header().Set("Retry-After", "1")
+			s.render(w, r, http.StatusTooManyRequests, "error", lang, s.site.T(lang, "error.bad_request"), s.site.T(lang, "error.rate"))
 			return
 		}
-		img = b.Bytes()
-		s.previews.put(id, p.version, img)
+		w.Header().Set("Retry-After", strconv.Itoa(previewRetry))
+		s.render(w, r, http.StatusServiceUnavailable, "error", lang, s.site.T(lang, "error.bad_request"), s.site.T(lang, "error.preview_busy"))
+		return
+	}
+	if err != nil {
+		if r.Context().Err() != nil {
+			return // nobody is left to answer
+		}
+		s.log.Error("drawing a preview", "game", id, "err", err)
+		http.Error(w, "the position could not be drawn", http.StatusInternalServerError)
+		return
 	}
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Content-Length", strconv.Itoa(len(img)))

@@ -2,14 +2,20 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"html"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // metaTags reads a page's <meta property|name=... content=...> tags.
@@ -222,4 +228,253 @@ func boxOf(img image.Image, col color.RGBA) image.Rectangle {
 		}
 	}
 	return box
+}
+
+// shared counts the requests waiting for a drawing of game id.
+func (c *previews) shared(id string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for k, d := range c.drawing {
+		if k.id == id {
+			n += d.shared
+		}
+	}
+	return n
+}
+
+func (c *previews) get(id string, version int) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lookup(previewKey{id, version})
+}
+
+func (c *previews) put(id string, version int, png []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.add(previewKey{id, version}, png)
+}
+
+// fakeDraw stands in for the preview's drawing: it counts the pictures
+// drawn and, for the game held, waits until released.
+type fakeDraw struct {
+	drawn   atomic.Int64
+	held    string // a game whose drawing waits for release
+	started chan struct{}
+	release chan struct{}
+	once    sync.Once
+}
+
+// holdDrawing puts a fakeDraw in c's place, releasing what it holds when
+// t ends, so that a failed test does not leave its server waiting.
+func holdDrawing(t *testing.T, c *previews, held string) *fakeDraw {
+	f := &fakeDraw{held: held, started: make(chan struct{}, 16), release: make(chan struct{})}
+	t.Cleanup(f.free)
+	c.draw = func(game string, view any) ([]byte, error) {
+		f.drawn.Add(1)
+		if game == held {
+			f.started <- struct{}{}
+			<-f.release
+		}
+		return []byte("png of " + game), nil
+	}
+	return f
+}
+
+func (f *fakeDraw) free() { f.once.Do(func() { close(f.release) }) }
+
+// fetched is one answer to a preview's request.
+type fetched struct {
+	status     int
+	retryAfter string
+	body       string
+	err        error
+}
+
+func fetchPreview(url string) fetched {
+	res, err := http.Get(url)
+	if err != nil {
+		return fetched{err: err}
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return fetched{status: res.StatusCode, retryAfter: res.Header.Get("Retry-After"), body: string(b), err: err}
+}
+
+// The cache keeps the pictures last asked for: cycling through more
+// games than it holds drops the one left alone longest, not the others.
+func TestPreviewsEvictLeastRecentlyUsed(t *testing.T) {
+	c := newPreviews(1, 1)
+	c.most = 3
+	for _, id := range []string{"a", "b", "c"} {
+		c.put(id, 1, []byte(id))
+	}
+	c.get("a", 1)
+	c.put("d", 1, []byte("d"))
+	if c.get("b", 1) != nil {
+		t.Fatal("b, left alone longest, is still kept")
+	}
+	for _, id := range []string{"a", "c", "d"} {
+		if string(c.get(id, 1)) != id {
+			t.Fatalf("%s was dropped", id)
+		}
+	}
+	// A new version replaces the game's picture, not another game's.
+	c.put("c", 2, []byte("c2"))
+	if c.get("c", 1) != nil || string(c.get("c", 2)) != "c2" || c.get("a", 1) == nil || c.get("d", 1) == nil {
+		t.Fatal("a new version of c was not kept in place of the old one")
+	}
+
+	// Bounded by size too.
+	c = newPreviews(1, 1)
+	c.mostSize = 10
+	c.put("x", 1, []byte("xxxx"))
+	c.put("y", 1, []byte("yyyy"))
+	c.get("x", 1)
+	c.put("z", 1, []byte("zzzz"))
+	if c.get("y", 1) != nil || c.get("x", 1) == nil || c.get("z", 1) == nil {
+		t.Fatal("past its size the cache did not drop the picture left alone longest")
+	}
+}
+
+// A picture asked for again is not drawn again, until the game moves on.
+func TestPreviewCacheHitDoesNotDraw(t *testing.T) {
+	ts := newTestServer(t)
+	f := holdDrawing(t, ts.srv.previews, "")
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	for range 3 {
+		if r := fetchPreview(ts.URL + "/g/" + g.id + "/preview.png"); r.status != http.StatusOK {
+			t.Fatalf("preview: %d %v", r.status, r.err)
+		}
+	}
+	if n := f.drawn.Load(); n != 1 {
+		t.Fatalf("drawn %d times for three requests", n)
+	}
+	ts.play(t, g, "a1")
+	fetchPreview(ts.URL + "/g/" + g.id + "/preview.png")
+	if n := f.drawn.Load(); n != 2 {
+		t.Fatalf("after a move the picture was drawn %d times in all, want 2", n)
+	}
+}
+
+// Requests for the same picture that come together wait for one drawing
+// and all get it: a link posted to a group is fetched by every member.
+func TestPreviewDrawnOnceForRequestsTogether(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	c := ts.srv.previews
+	f := holdDrawing(t, c, "havannah")
+	const n = 5
+	out := make(chan fetched, n)
+	for range n {
+		go func() { out <- fetchPreview(ts.URL + "/g/" + g.id + "/preview.png") }()
+	}
+	// Released once every request draws or waits for the drawing.
+	for f.drawn.Load()+int64(c.shared(g.id)) < n {
+		time.Sleep(time.Millisecond)
+	}
+	f.free()
+	for range n {
+		r := <-out
+		if r.status != http.StatusOK || r.body != "png of havannah" {
+			t.Fatalf("preview: %d %q %v", r.status, r.body, r.err)
+		}
+	}
+	if d := f.drawn.Load(); d != 1 {
+		t.Fatalf("%d requests together drew the picture %d times", n, d)
+	}
+}
+
+// While every place to draw is taken, a preview that is not kept is
+// refused at once with 503 and a time to come back, instead of queueing.
+func TestPreviewBusy(t *testing.T) {
+	ts := newTestServer(t)
+	c := ts.srv.previews
+	c.wait = time.Millisecond // the place is held: no wait would free it
+	f := holdDrawing(t, c, "havannah")
+	held := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	other := ts.newGame(t, `{"game":"dvonn"}`)
+	first := make(chan fetched, 1)
+	go func() { first <- fetchPreview(ts.URL + "/g/" + held.id + "/preview.png") }()
+	<-f.started
+	r := fetchPreview(ts.URL + "/g/" + other.id + "/preview.png")
+	if r.status != http.StatusServiceUnavailable || r.retryAfter == "" {
+		t.Fatalf("with every place to draw taken: %d, Retry-After %q", r.status, r.retryAfter)
+	}
+	if n := f.drawn.Load(); n != 1 {
+		t.Fatalf("%d pictures drawn, want only the one held", n)
+	}
+	f.free()
+	if r := <-first; r.status != http.StatusOK {
+		t.Fatalf("the picture held: %d %v", r.status, r.err)
+	}
+	if r := fetchPreview(ts.URL + "/g/" + other.id + "/preview.png"); r.status != http.StatusOK {
+		t.Fatalf("once the place is free: %d", r.status)
+	}
+}
+
+// The wait for a place to draw is bounded in number, and ends when the
+// request goes away.
+func TestPreviewWaitIsBounded(t *testing.T) {
+	c := newPreviews(1, 1)
+	c.wait = time.Hour // only a cancellation ends the wait
+	f := holdDrawing(t, c, "held")
+	free := func() error { return nil }
+	ctx := t.Context()
+	first := make(chan error, 1)
+	go func() {
+		_, err := c.image(ctx, "a", pagePosition{game: "held"}, free)
+		first <- err
+	}()
+	<-f.started
+	waiting, cancel := context.WithCancel(ctx)
+	second := make(chan error, 1)
+	go func() {
+		_, err := c.image(waiting, "b", pagePosition{game: "other"}, free)
+		second <- err
+	}()
+	for len(c.queue) < 2 {
+		select {
+		case err := <-second:
+			t.Fatalf("b was drawn while the only place was taken (%v)", err)
+		default:
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := c.image(ctx, "c", pagePosition{game: "other"}, free); err != errPreviewBusy {
+		t.Fatalf("with the place taken and the wait full: %v", err)
+	}
+	cancel()
+	if err := <-second; !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled request: %v", err)
+	}
+	f.free()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if n := f.drawn.Load(); n != 1 {
+		t.Fatalf("%d drawn, want 1", n)
+	}
+}
+
+// Drawing a preview costs a second of the address's reads; one kept
+// costs a read.
+func TestPreviewCostsReads(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{ReadsPerSecond: 5})) // a burst of 30
+	f := holdDrawing(t, ts.srv.previews, "")
+	var ids []string
+	for range 6 {
+		ids = append(ids, ts.newGame(t, `{"game":"havannah","options":{"size":4}}`).id)
+	}
+	frozen(ts)
+	refusedAfter(t, 5, func(i int) int { return fetchPreview(ts.URL + "/g/" + ids[i] + "/preview.png").status })
+	if n := f.drawn.Load(); n != 5 {
+		t.Fatalf("%d drawn, want 5: the one refused was drawn", n)
+	}
+
+	ts = limitedServer(t, lenient(Config{ReadsPerSecond: 5}))
+	holdDrawing(t, ts.srv.previews, "")
+	id := ts.newGame(t, `{"game":"havannah","options":{"size":4}}`).id
+	frozen(ts)
+	refusedAfter(t, 25, func(int) int { return fetchPreview(ts.URL + "/g/" + id + "/preview.png").status })
 }

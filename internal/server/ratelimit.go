@@ -29,7 +29,10 @@ func newLimiter(perSecond, burst float64) *limiter {
 }
 
 // allow takes a token for key, if there is one.
-func (l *limiter) allow(key string, now time.Time) bool {
+func (l *limiter) allow(key string, now time.Time) bool { return l.take(key, now, 1) }
+
+// take takes n tokens for key, if there are as many.
+func (l *limiter) take(key string, now time.Time, n float64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now.Sub(l.swept) > time.Minute {
@@ -48,10 +51,10 @@ func (l *limiter) allow(key string, now time.Time) bool {
 	}
 	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
 	b.at = now
-	if b.tokens < 1 {
+	if b.tokens < n {
 		return false
 	}
-	b.tokens--
+	b.tokens -= n
 	return true
 }
 

@@ -99,7 +99,7 @@ type Server struct {
 	writeTimeout  time.Duration
 	mux           *http.ServeMux
 
-	previews previews
+	previews *previews
 }
 
 // Limits on what a client may send.
@@ -184,6 +184,12 @@ func New(cfg Config) *Server {
 	s.hub.notify = s.push.tell
 	s.hub.searchers = newSearchers(ai.DefaultNodes * ai.NodeBytes)
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove, cfg.Log)
+	// Previews are drawn on half the processors at most (one at least),
+	// so that however many links are fetched, pages, moves and the
+	// computer keep the other half. Four requests a slot may wait: about
+	// as many drawings as finish within the wait.
+	slots := max(1, runtime.NumCPU()/2)
+	s.previews = newPreviews(slots, 4*slots)
 	s.routes()
 	return s
 }
