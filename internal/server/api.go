@@ -285,18 +285,28 @@ func noteCause(w http.ResponseWriter, e *Error, err error) {
 // apiUnknown answers what no route of the API takes in the API's own
 // words: a path it has with another method, or no such path.
 func (s *Server) apiUnknown(w http.ResponseWriter, r *http.Request) {
-	var allow []string
-	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
-		other := r.Clone(r.Context())
-		other.Method = method
-		if _, pattern := s.mux.Handler(other); pattern != "/api/" {
-			allow = append(allow, method)
-		}
-	}
+	allow := s.allowed(r)
 	if len(allow) == 0 {
 		writeError(w, refuse(http.StatusNotFound, "not_found", "the API has no %.100q", r.URL.Path))
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allow, ", "))
 	writeError(w, refuse(http.StatusMethodNotAllowed, "method_not_allowed", "%.100q takes %s, not %.10q", r.URL.Path, strings.Join(allow, " or "), r.Method))
+}
+
+// allowed lists the methods that a route takes r's path with, for a
+// request that came to a catch-all route, which answers any method.
+func (s *Server) allowed(r *http.Request) []string {
+	var allow []string
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		other := r.Clone(r.Context())
+		other.Method = method
+		if _, pattern := s.mux.Handler(other); pattern != r.Pattern {
+			allow = append(allow, method)
+			if method == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+	}
+	return allow
 }

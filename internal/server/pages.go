@@ -70,10 +70,27 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, 
 		title, text = s.site.T(lang, "error.page_not_found"), s.site.T(lang, "error.page_not_found_text")
 	}
 	noteCause(w, e, err)
+	// What is refused now may be there later, and the page is in the
+	// language of whoever asked.
+	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, e.Status, "error", lang, title, text)
 }
 
 var errNoPage = refuse(http.StatusNotFound, "not_found", "no such page")
+
+// unknown answers what no route of the site takes, outside the API: a
+// path it has with another method, or no such path. ServeMux would answer
+// in plain English.
+func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
+	lang := s.site.Lang(r)
+	allow := s.allowed(r)
+	if len(allow) == 0 {
+		s.errorPage(w, r, lang, errNoPage)
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	s.errorPage(w, r, lang, refuse(http.StatusMethodNotAllowed, "method_not_allowed", "%s", s.site.T(lang, "error.method")))
+}
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	lang, ok := s.language(w, r)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -132,5 +133,88 @@ func TestSeatsThroughPages(t *testing.T) {
 	ts.call(t, "POST", "/api/games/"+id+"/join", "", map[string]string{"invite": token}, nil)
 	if _, page := get(t, ts.browser(t), invite[1]); !strings.Contains(page, `"used":true`) {
 		t.Fatal("a used invitation does not say so")
+	}
+}
+
+// An address the site does not have, or one asked for with a method it
+// does not take, gets the site's own page in the visitor's language, with
+// the headers every page has; the API answers in JSON.
+func TestUnknownAddressesGetTheSitesPage(t *testing.T) {
+	ts := newTestServer(t)
+	site := ts.srv.site
+	tests := []struct {
+		method, path, lang, cookie string
+		status                     int
+		allow, title, text         string
+	}{
+		{"GET", "/g/zzzzzzzzzz/nothing/here", "de", "", 404, "", "error.page_not_found", "error.page_not_found_text"},
+		{"GET", "/no/such/page", "en", "pl", 404, "", "error.page_not_found", "error.page_not_found_text"},
+		// A file of a version that is no longer served.
+		{"GET", "/static/000000000000/js/game.js", "pl", "", 404, "", "error.page_not_found", "error.page_not_found_text"},
+		{"HEAD", "/no/such/page", "de", "", 404, "", "", ""},
+		{"POST", "/", "de", "", 405, "GET, HEAD", "error.bad_request", "error.method"},
+		{"DELETE", "/g/zzzzzzzzzz", "pl", "", 405, "GET, HEAD", "error.bad_request", "error.method"},
+		{"PUT", "/games", "en", "", 405, "GET, HEAD, POST", "error.bad_request", "error.method"},
+	}
+	for _, tt := range tests {
+		req, _ := http.NewRequest(tt.method, ts.URL+tt.path, nil)
+		req.Header.Set("Accept-Language", tt.lang)
+		lang := tt.lang
+		if tt.cookie != "" {
+			req.AddCookie(&http.Cookie{Name: "lang", Value: tt.cookie})
+			lang = tt.cookie
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		body := string(b)
+		name := tt.method + " " + tt.path
+		if res.StatusCode != tt.status || res.Header.Get("Allow") != tt.allow {
+			t.Errorf("%s: %d, Allow %q; want %d, %q", name, res.StatusCode, res.Header.Get("Allow"), tt.status, tt.allow)
+		}
+		if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || res.Header.Get("Content-Language") != lang {
+			t.Errorf("%s: %q in %q, want a page in %s", name, res.Header.Get("Content-Type"), res.Header.Get("Content-Language"), lang)
+		}
+		if res.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: Cache-Control %q", name, res.Header.Get("Cache-Control"))
+		}
+		for _, h := range []string{"Content-Security-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Permissions-Policy", "X-Content-Type-Options", "Referrer-Policy"} {
+			if res.Header.Get(h) == "" {
+				t.Errorf("%s: no %s", name, h)
+			}
+		}
+		if tt.title == "" {
+			continue
+		}
+		title, text := site.T(lang, tt.title), site.T(lang, tt.text)
+		if text == tt.text || !strings.Contains(body, title) || !strings.Contains(body, text) {
+			t.Errorf("%s: the page does not say %q, %q in %s:\n%.300s", name, title, text, lang, body)
+		}
+	}
+
+	// The API's own refusals stay JSON.
+	for _, tt := range []struct {
+		method, path string
+		status       int
+		allow, code  string
+	}{
+		{"GET", "/api/nothing", 404, "", "not_found"},
+		{"DELETE", "/api/records", 405, "POST", "method_not_allowed"},
+		{"PUT", "/api/games", 405, "POST", "method_not_allowed"},
+	} {
+		req, _ := http.NewRequest(tt.method, ts.URL+tt.path, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e errorBody
+		err = json.NewDecoder(res.Body).Decode(&e)
+		res.Body.Close()
+		if err != nil || res.StatusCode != tt.status || res.Header.Get("Allow") != tt.allow || e.Code != tt.code || e.Error == "" {
+			t.Errorf("%s %s: %d, Allow %q, %+v, %v", tt.method, tt.path, res.StatusCode, res.Header.Get("Allow"), e, err)
+		}
 	}
 }

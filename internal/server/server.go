@@ -232,6 +232,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/records", s.apiImport)
 	m.HandleFunc("/api/", s.apiUnknown)
 	m.HandleFunc("GET /import", s.importPage)
+	m.HandleFunc("/", s.unknown)
 }
 
 // charged charges a request that changes a game to the moves' budget,
