@@ -163,19 +163,32 @@ func TestHeadersOfSubresources(t *testing.T) {
 }
 
 // The site's files are served one by one: a folder is not listed, and
-// neither it nor a missing file is kept in a cache.
+// neither it nor a missing file is kept in a cache. What is not there is
+// said in the visitor's language, with the headers of a document: the
+// answer is not the script or style sheet that was asked for.
 func TestStaticServesOnlyFiles(t *testing.T) {
 	ts := newTestServer(t)
 	prefix := ts.srv.site.StaticPrefix()
+	notFound := ts.srv.site.T("de", "error.page_not_found")
 	for _, p := range []string{"css/", "js/", "", "css/nope.css", "js/nope.js"} {
-		res, err := http.Get(ts.URL + prefix + p)
+		req, _ := http.NewRequest("GET", ts.URL+prefix+p, nil)
+		req.Header.Set("Accept-Language", "de")
+		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != http.StatusNotFound || strings.Contains(res.Header.Get("Cache-Control"), "immutable") || strings.Contains(string(body), "<a href") {
+		if res.StatusCode != http.StatusNotFound || res.Header.Get("Cache-Control") != "no-store" || strings.Contains(string(body), "<a href") {
 			t.Errorf("%s: %d %q %.80q", p, res.StatusCode, res.Header.Get("Cache-Control"), body)
+		}
+		if !strings.Contains(string(body), notFound) || res.Header.Get("Content-Language") != "de" {
+			t.Errorf("%s: %q in %q, not %q", p, body, res.Header.Get("Content-Language"), notFound)
+		}
+		for _, h := range []string{"Content-Security-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Permissions-Policy", "X-Content-Type-Options"} {
+			if res.Header.Get(h) == "" {
+				t.Errorf("%s: no %s", p, h)
+			}
 		}
 	}
 	if res, err := http.Get(ts.URL + prefix + "css/site.css"); err != nil || res.StatusCode != http.StatusOK {

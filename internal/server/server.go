@@ -252,10 +252,11 @@ func (s *Server) charged(h http.HandlerFunc) http.HandlerFunc {
 // the site: these are never shown as a document, and a browser ignores
 // the policies that only a document (or a worker, and ours is not a
 // static file) heeds. Left out, they no longer make up half the bytes of
-// each small script a game page loads.
+// each small script a game page loads. An answer that finds no file is
+// no script: it keeps them.
 func (s *Server) subresource(r *http.Request) bool {
 	ext := path.Ext(r.URL.Path)
-	return strings.HasPrefix(r.URL.Path, s.site.StaticPrefix()) && (ext == ".js" || ext == ".css")
+	return (ext == ".js" || ext == ".css") && s.site.StaticFile(r.URL.Path)
 }
 
 // ServeHTTP adds the security headers every response carries, refuses

@@ -170,10 +170,14 @@ func (s *Site) Static() http.Handler {
 	files := http.FileServerFS(sub)
 	return http.StripPrefix("/static/"+s.version, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Only files are served: no folder is listed, and an answer that
-		// finds nothing is not kept for a year.
-		if st, err := fs.Stat(sub, strings.TrimPrefix(r.URL.Path, "/")); err != nil || st.IsDir() {
+		// finds nothing is not kept for a year. It is a line, not a
+		// page: the site's own pages ask for these addresses, as scripts,
+		// style sheets and images that nobody reads.
+		if !isFile(sub, strings.TrimPrefix(r.URL.Path, "/")) {
+			lang := s.Lang(r)
 			w.Header().Set("Cache-Control", "no-store")
-			http.NotFound(w, r)
+			w.Header().Set("Content-Language", lang)
+			http.Error(w, s.T(lang, "error.page_not_found"), http.StatusNotFound)
 			return
 		}
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
@@ -200,6 +204,19 @@ func (s *Site) ServiceWorker() http.Handler {
 
 // StaticPrefix is where Static is mounted.
 func (s *Site) StaticPrefix() string { return "/static/" + s.version + "/" }
+
+// StaticFile reports whether Static serves a file at p, a URL path.
+func (s *Site) StaticFile(p string) bool {
+	name, ok := strings.CutPrefix(p, s.StaticPrefix())
+	return ok && isFile(staticFS, "static/"+name)
+}
+
+// isFile reports whether name is a file of fsys: not a folder, nor
+// nothing.
+func isFile(fsys fs.FS, name string) bool {
+	st, err := fs.Stat(fsys, name)
+	return err == nil && !st.IsDir()
+}
 
 func staticVersion() (string, error) {
 	h := sha256.New()
