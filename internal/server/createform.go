@@ -58,8 +58,12 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 		req.Level = n
 	}
 	var err error
-	if req.Clock, err = formClock(r.PostForm); err != nil {
-		s.errorPage(w, r, lang, err)
+	if req.Clock, err = formClock(r.PostForm); err == nil {
+		err = req.Clock.Check()
+	}
+	if err != nil {
+		// A person typed the clock's numbers: the refusal is theirs to read.
+		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "%s", s.site.T(lang, "error.clock")))
 		return
 	}
 	c, err := s.hub.create(r.Context(), req)

@@ -218,3 +218,35 @@ func TestUnknownAddressesGetTheSitesPage(t *testing.T) {
 		}
 	}
 }
+
+// A clock of the start form that cannot be read, or that keeps no time,
+// is refused in the visitor's language: a person filled in the form.
+func TestFormClockRefusedInTheVisitorsLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	want := ts.srv.site.T("de", "error.clock")
+	if want == "error.clock" {
+		t.Fatal("no German words for a clock refused")
+	}
+	for _, f := range []url.Values{
+		{"clock_minutes": {""}, "clock_increment": {"3"}},
+		{"clock_minutes": {"5"}, "clock_increment": {""}},
+		{"clock_minutes": {"0"}, "clock_increment": {"0"}},
+		{"clock_minutes": {"500"}, "clock_increment": {"3"}},
+		{"clock_minutes": {"5"}, "clock_increment": {"1000"}},
+	} {
+		f.Set("game", "havannah")
+		f.Set("clock", "custom")
+		req, _ := http.NewRequest("POST", ts.URL+"/games", strings.NewReader(f.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept-Language", "de")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), want) {
+			t.Errorf("%v: %d, the page does not say %q:\n%s", f, res.StatusCode, want, regexp.MustCompile(`(?s)<section class="error-page">.*?</section>`).Find(b))
+		}
+	}
+}
