@@ -132,3 +132,19 @@ func TestPolishDVONNGame(t *testing.T) {
 		t.Fatalf("cut-offs read %q, want %q", cut, want)
 	}
 }
+
+// A name the server refuses (a tab pasted into it) is refused in the
+// page's language, reasons and all, not in the server's English.
+func TestRefusedNameInPolish(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, srv.URL+"/havannah?lang=pl"))
+	must(t, bt.Click(p, `form.new-game input[name=opponent][value=computer]`))
+	must(t, bt.Click(p, `form.new-game button[type=submit]`))
+	// The players' controls are there once their script is.
+	waitFor(t, p, `document.querySelector("#actions button.resign") !== null`, true, "the players' controls")
+	setValue(t, p, "#name-input", "Ada\tLovelace")
+	_, err := bt.Eval[bool](p, `document.getElementById("name-form").requestSubmit(), true`)
+	must(t, err)
+	must(t, bt.WaitText(p, "#notice", "Coś poszło nie tak: imię nie może zawierać znaków sterujących ani podziałów wiersza"))
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"bretter/game"
 	"bretter/internal/store"
 )
 
@@ -16,9 +17,10 @@ const maxChat = 500
 
 // cleanChat trims a chat line and checks it.
 func cleanChat(text string) (string, error) {
-	text, err := cleanLine("a chat line", text, maxChat)
+	line := game.Word{Key: "why.line.chat", Text: "a chat line"}
+	text, err := cleanLine(line, text, maxChat)
 	if err == nil && text == "" {
-		err = refuse(http.StatusBadRequest, "bad_request", "a chat line needs some text")
+		err = badLine(game.Because("why.line.empty", "{what} needs some text", "what", line))
 	}
 	return text, err
 }

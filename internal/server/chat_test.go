@@ -1,7 +1,9 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -78,5 +80,57 @@ func TestChatIsRateLimited(t *testing.T) {
 	}
 	if !limited {
 		t.Error("twenty chat lines at once were all taken, or the first few refused")
+	}
+}
+
+// A chat line or a name that a person wrote and the server refuses comes
+// back with reasons in the site's words, which the player's page has in
+// its catalogue: its English is the server's, not the player's language.
+func TestBadLinesRefusedInTheSitesWords(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"fanorona"}`)
+	c := ts.browser(t)
+	get(t, c, ts.URL+playerPath(g.id, g.white))
+	_, page := get(t, c, ts.URL+watchPath(g.id), "Accept-Language", "pl")
+	m := regexp.MustCompile(`<script type="application/json" id="catalog">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("the player's page has no catalogue")
+	}
+	var catalog map[string]any
+	if err := json.Unmarshal([]byte(m[1]), &catalog); err != nil {
+		t.Fatal(err)
+	}
+	white := ts.dial(t, g.id, g.white, "")
+	white.next("state")
+	for i, msg := range []map[string]any{
+		{"type": "chat", "text": "copied\tfrom a table"},
+		{"type": "chat", "text": "\u0085"}, // a space only to the server
+		{"type": "chat", "text": strings.Repeat("ż", 501)},
+		{"type": "name", "name": "Ada\tLovelace"},
+		{"type": "name", "name": strings.Repeat("ż", 21)},
+	} {
+		msg["id"] = i + 1
+		white.send(msg)
+		e := white.next("error")
+		if e.Code != "bad_request" || len(e.Reasons) == 0 {
+			t.Errorf("message %d (%s): %s %q, reasons %+v", i+1, msg["type"], e.Code, e.Error, e.Reasons)
+			continue
+		}
+		for _, r := range e.Reasons {
+			keys := []string{r.Key}
+			for _, a := range r.Args {
+				if a.Key != "" {
+					keys = append(keys, a.Key)
+				}
+			}
+			for _, k := range keys {
+				if _, ok := catalog[k]; !ok {
+					t.Errorf("message %d (%s): the player's page has no message %s", i+1, msg["type"], k)
+				}
+			}
+		}
+	}
+	if s := ts.state(t, g.id, g.white); len(s.Chat) != 0 || s.Players.White.Name != "" {
+		t.Errorf("a refused line was kept: %+v %+v", s.Chat, s.Players)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"bretter/game"
 	"bretter/internal/store"
 )
 
@@ -18,25 +19,28 @@ const maxName = 20
 
 // cleanName trims a name and checks it: at most maxName characters, any
 // script, one line. An empty name removes it.
-func cleanName(name string) (string, error) { return cleanLine("a name", name, maxName) }
+func cleanName(name string) (string, error) {
+	return cleanLine(game.Word{Key: "why.line.name", Text: "a name"}, name, maxName)
+}
 
 // cleanLine trims a line of text that people write for others to read
 // and checks it: UTF-8, at most max characters, no control characters or
 // line breaks, nothing that turns the writing round, and, unless empty,
-// something to see.
-func cleanLine(what, text string, max int) (string, error) {
+// something to see. what is the line in the words of a refusal, which the
+// person who wrote it reads in the page's language.
+func cleanLine(what game.Word, text string, max int) (string, error) {
 	text = strings.TrimSpace(text)
 	switch {
 	case !utf8.ValidString(text):
-		return "", refuse(http.StatusBadRequest, "bad_request", "%s must be text (UTF-8)", what)
+		return "", badLine(game.Because("why.line.not_text", "{what} must be text (UTF-8)", "what", what))
 	case utf8.RuneCountInString(text) > max:
-		return "", refuse(http.StatusBadRequest, "bad_request", "%s has at most %d characters", what, max)
+		return "", badLine(game.Because("why.line.too_long", "{what} has at most {max} characters", "what", what, "max", max))
 	case strings.IndexFunc(text, func(r rune) bool { return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' }) >= 0:
-		return "", refuse(http.StatusBadRequest, "bad_request", "%s cannot hold control characters or line breaks", what)
+		return "", badLine(game.Because("why.line.control", "{what} cannot hold control characters or line breaks", "what", what))
 	case strings.IndexFunc(text, turnsRound) >= 0:
-		return "", refuse(http.StatusBadRequest, "bad_request", "%s cannot hold characters that change the direction of writing", what)
+		return "", badLine(game.Because("why.line.turns_round", "{what} cannot hold characters that change the direction of writing", "what", what))
 	case text != "" && strings.IndexFunc(text, visible) < 0:
-		return "", refuse(http.StatusBadRequest, "bad_request", "%s must show something", what)
+		return "", badLine(game.Because("why.line.invisible", "{what} must show something", "what", what))
 	}
 	return text, nil
 }
@@ -56,6 +60,11 @@ func turnsRound(r rune) bool {
 // emoji and some scripts need them, but not make one up.
 func visible(r rune) bool {
 	return !unicode.IsSpace(r) && !unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+}
+
+// badLine refuses a line that a person wrote, for why.
+func badLine(why game.Reason) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: "bad_request", Message: why.String(), Cause: game.Refuse(why)}
 }
 
 // rename gives the holder of secret a name and returns the game's new

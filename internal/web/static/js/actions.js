@@ -229,12 +229,13 @@ export function createActions({ t, page, send: sendNow, play, colourName, notice
   const why = (reasons) => reasonsText(t, reasons);
 
   // errorText says why the server refused a message of the player's: in
-  // the page's language when the refusal's code has words of its own,
-  // else with the server's words.
+  // the page's language when the refusal's code has words of its own, or
+  // it gives reasons (a chat line or a name refused), else with the
+  // server's words.
   function errorText(msg) {
     if (msg.code === 'illegal') return t('error.illegal', { detail: msg.reasons ? why(msg.reasons) : msg.error });
     if (refusals.has(msg.code)) return t('error.' + msg.code);
-    return t('error.other', { detail: msg.error });
+    return t('error.other', { detail: msg.reasons ? why(msg.reasons) : msg.error });
   }
 
   return { render, tellOffer, refused, why, errorText };

@@ -8,6 +8,10 @@
 // board's own reasons.
 export const MOVE_REASONS = ['why.illegal_move', 'why.malformed_move', 'why.game_over', 'why.after_end', 'why.havannah.', 'why.dvonn.', 'why.fanorona.'];
 
+// LINE_REASONS name the messages of a chat line or a name refused, which
+// the player wrote.
+export const LINE_REASONS = ['why.line.'];
+
 // reasonsText joins the reasons into one sentence.
 export function reasonsText(t, list) {
   return list.map((r) => t(r.key, Object.fromEntries(r.args.map((a) => [a.name, a.key ? t(a.key) : a.value])))).join(': ');
