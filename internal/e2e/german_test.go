@@ -147,6 +147,27 @@ func TestRefusedMoveInGerman(t *testing.T) {
 	must(t, bt.WaitText(alice, "#notice", "Dieser Zug ist nicht erlaubt: unerlaubter Zug e5: das Feld ist besetzt"))
 }
 
+// A message of the player's that the server failed to carry out (its
+// store failed) is told in the page's language, not in the server's
+// English.
+func TestServerFailureInGerman(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	_, err := cdp.Call(p, chromedp.FromContext(p).Target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `{ const Real = WebSocket; window.WebSocket = class extends Real { constructor(...a) { super(...a); (window.sockets ??= []).push(this); } }; }`,
+	})
+	must(t, err)
+	must(t, bt.Navigate(p, srv.URL+"/havannah?lang=de"))
+	must(t, bt.Click(p, `form.new-game input[name=opponent][value=computer]`))
+	must(t, bt.Click(p, `form.new-game button[type=submit]`))
+	waitFor(t, p, `document.querySelector("#actions button.resign") !== null`, true, "the players' controls")
+	// What the server answers a move when its disk is full.
+	reply := `{"type":"error","id":999,"code":"internal","error":"something went wrong on the server"}`
+	_, err = bt.Eval[bool](p, fmt.Sprintf(`window.sockets.at(-1).dispatchEvent(new MessageEvent("message", { data: %q })), true`, reply))
+	must(t, err)
+	must(t, bt.WaitText(p, "#notice", "Auf dem Server ist etwas schiefgegangen. Bitte gleich noch einmal versuchen."))
+}
+
 // germanGame starts a Havannah game with options between alice (White)
 // and bob, both reading German, and plays White's first move and Black's.
 func germanGame(t *testing.T, srv *bt.Server, alice, bob context.Context, options map[string]string, white, black string) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -140,5 +141,25 @@ func TestLiveRefusesBinaryAndInvalidText(t *testing.T) {
 	c.send(map[string]any{"type": "move", "id": 4, "ply": 0, "move": "e5"})
 	if ack := c.next("ack"); ack.ID != 4 || ack.Version != 1 {
 		t.Fatalf("after the refusals: %+v", ack)
+	}
+}
+
+// A page the server fails to make says so in the visitor's language: the
+// log has the cause, the visitor only that it failed.
+func TestServerErrorPageInTheVisitorsLanguage(t *testing.T) {
+	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "failing.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	fs := &failingStore{SQLite: st}
+	ts := limitedServer(t, lenient(Config{Store: fs}))
+	id := ts.newGameWith(t, `{"game":"dvonn"}`)
+	fs.failLoad.Store(true)
+	ts.srv.hub.evictIdle(-time.Hour)
+	res, body := get(t, http.DefaultClient, ts.URL+"/g/"+id, "Accept-Language", "pl")
+	want := ts.srv.site.T("pl", "error.internal")
+	if res.StatusCode != http.StatusInternalServerError || want == "error.internal" || !strings.Contains(body, want) || strings.Contains(body, "went wrong") {
+		t.Fatalf("%d, the page does not say %q:\n%s", res.StatusCode, want, regexp.MustCompile(`(?s)<section class="error-page">.*?</section>`).FindString(body))
 	}
 }

@@ -68,6 +68,8 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, 
 		title, text = s.site.T(lang, "error.not_found"), s.site.T(lang, "error.not_found_text")
 	case e.Status == http.StatusNotFound:
 		title, text = s.site.T(lang, "error.page_not_found"), s.site.T(lang, "error.page_not_found_text")
+	case e.Code == "internal":
+		text = s.site.T(lang, "error.internal")
 	}
 	noteCause(w, e, err)
 	// What is refused now may be there later, and the page is in the
