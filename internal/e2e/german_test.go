@@ -249,3 +249,17 @@ func TestImportRefusalsInGermanAndPolish(t *testing.T) {
 	must(t, err)
 	waitFor(t, p, `document.getElementById("import-error").textContent`, "Tego zapisu nie da się pokazać: Za dużo zapytań. Poczekaj chwilę.", "the refusal of one record too many")
 }
+
+// A record sent while the site cannot be reached is not refused: the page
+// says, in its language, that it did not go out.
+func TestImportOfflineInGerman(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, srv.URL+"/import?lang=de"))
+	waitFor(t, p, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
+	setValue(t, p, "#record-text", `[Game "DVONN"]`)
+	srv.Stop()
+	must(t, bt.Click(p, `#import-form button[type=submit]`))
+	waitFor(t, p, `document.getElementById("import-error").textContent`,
+		"Nicht gesendet: Die Verbindung ist unterbrochen. Versuche es erneut, sobald sie wieder steht.", "what the page says offline")
+}

@@ -20,11 +20,20 @@ export function start() {
   $('import-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     $('import-error').textContent = '';
-    const res = await fetch('/api/records', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ text: $('record-text').value }),
-    });
+    let res;
+    try {
+      res = await fetch('/api/records', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: $('record-text').value }),
+      });
+    } catch {
+      // No answer came, so nothing was refused: the record can go again
+      // once the connection is back.
+      $('viewer').hidden = true;
+      $('import-error').textContent = t('error.offline');
+      return;
+    }
     const body = await res.json().catch(() => ({}));
     if (!res.ok) {
       // The game shown before is not the one that was refused.
