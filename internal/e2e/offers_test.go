@@ -259,7 +259,10 @@ func TestNothingLostOffline(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
 	startPair(t, srv, alice, bob, "4")
-	waitFor(t, alice, `document.getElementById("chat-input") !== null`, true, "the chat")
+	// The chat box is in the page as served; the resign button comes
+	// once the scripts have the game, which they must before the site
+	// goes away.
+	waitFor(t, alice, `document.querySelector("#actions button.resign") !== null`, true, "the page's controls")
 	srv.Kill()
 	waitFor(t, alice, `!document.getElementById("connection").hidden`, true, "the connection lost")
 
