@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -262,4 +263,34 @@ func TestImportOfflineInGerman(t *testing.T) {
 	must(t, bt.Click(p, `#import-form button[type=submit]`))
 	waitFor(t, p, `document.getElementById("import-error").textContent`,
 		"Nicht gesendet: Die Verbindung ist unterbrochen. Versuche es erneut, sobald sie wieder steht.", "what the page says offline")
+}
+
+// An invitation that cannot reach the site, after trying for a while,
+// says so in the page's language, not in the browser's words.
+func TestInvitationOfflineInGerman(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	var c struct {
+		InviteURL string `json:"invite_url"`
+	}
+	if code, err := post(t, srv.URL+"/api/games", "", `{"game":"havannah","options":{"size":4},"start":"me"}`, &c); code != http.StatusCreated || err != nil {
+		t.Fatalf("create: %d %v", code, err)
+	}
+	bob := bt.NewProfile(t)
+	must(t, bt.Navigate(bob, c.InviteURL+"?lang=de"))
+	waitFor(t, bob, `!document.getElementById("take-seat").hidden`, true, "the button to take the seat")
+	srv.Stop()
+	must(t, bt.Click(bob, "#take-seat"))
+	// The page tries five times over some 15 s before it gives up; the
+	// deadline only ends a test that hangs.
+	const want = "Nicht gesendet: Die Verbindung ist unterbrochen."
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		got, err := bt.Eval[string](bob, `document.getElementById("notice").textContent`)
+		must(t, err)
+		if strings.Contains(got, want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the invitation offline says %q, want %q", got, want)
+		}
+	}
 }

@@ -47,7 +47,7 @@ export async function invitation({ t, page, notice, render }) {
         if (attempt >= 4) {
           // Without a connection there is no seat to take: watch, and the
           // invitation can be opened again later, with the same key.
-          refused(t('error.other', { detail: err.message }));
+          refused(t('error.offline'));
           return;
         }
       }
@@ -62,6 +62,8 @@ export async function invitation({ t, page, notice, render }) {
     if (body.code === 'seat_taken') refused(t('join.used'));
     else if (body.code === 'game_over') refused(t('join.over'));
     else if (res.status === 403) refused(t('join.bad_invite')); // the only refusal of a join that is forbidden
+    else if (body.code === 'rate') refused(t('error.rate'));
+    else if (res.status >= 500) refused(t('error.internal'));
     else refused(t('error.other', { detail: body.error || res.status }));
   }
 
