@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,7 +25,11 @@ type Record struct {
 	// site records beside the moves: "resign", "timeout", "agreement" or
 	// "aborted" (called off, without a result).
 	Reason string
-	Moves  []string
+	// TimeControl is the clock the game was played with, written as
+	// PGN's header of that name: "180+2" is 180 seconds and 2 more a
+	// move, "1/259200" one move in 259,200 seconds (3 days); "" none.
+	TimeControl string
+	Moves       []string
 	// Note is a remark for people reading a written record, such as how
 	// a format names the colours; formats with room for one write it, and
 	// reading does not fill it in.
@@ -74,6 +79,7 @@ func (r Record) Text() string {
 	tag("Black", r.Black)
 	tag("Winner", r.Winner)
 	tag("Reason", r.Reason)
+	tag("TimeControl", r.TimeControl)
 	b.WriteString("\n")
 	for i, m := range r.Moves {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, m)
@@ -182,9 +188,20 @@ func (r *Record) setTag(s string, seen map[string]bool) error {
 		r.Winner = value
 	case "Reason":
 		r.Reason = value
+	case "TimeControl":
+		// PGN writes "-" for a game without a clock, "?" for one not
+		// known; the site reads no other form than its own.
+		if value != "-" && value != "?" && !timeControl.MatchString(value) {
+			return Refuse(Because("why.record.time_control", `TimeControl must be seconds and an increment, such as "180+2", or "1/" and the seconds for a move, such as "1/259200"`))
+		}
+		if value != "-" && value != "?" {
+			r.TimeControl = value
+		}
 	}
 	return nil
 }
+
+var timeControl = regexp.MustCompile(`^([0-9]{1,6}(\+[0-9]{1,4})?|1/[0-9]{1,7})$`)
 
 // siteEndings are the endings a site records beside the moves, which the
 // rules cannot see in them, each with whether it has a winner.

@@ -11,14 +11,20 @@ import (
 
 func TestRecordText(t *testing.T) {
 	r := game.Record{Game: "dvonn", Options: game.Options{"b": 2, "a": 1}, Date: "2026-11-30", White: `Anna "A"`, Black: "Ben",
-		Winner: "white", Reason: "score", Moves: strings.Fields("F5 H5 D3 PASS C3D4")}
+		Winner: "white", Reason: "score", TimeControl: "180+2", Moves: strings.Fields("F5 H5 D3 PASS C3D4")}
 	text := r.Text()
-	if !strings.Contains(text, "[Options \"a=1 b=2\"]\n") || !strings.Contains(text, "\n1. F5\n2. H5\n") {
+	if !strings.Contains(text, "[Options \"a=1 b=2\"]\n") || !strings.Contains(text, "[TimeControl \"180+2\"]\n") || !strings.Contains(text, "\n1. F5\n2. H5\n") {
 		t.Fatalf("text:\n%s", text)
 	}
 	back, err := game.ParseText(text)
 	if err != nil || !reflect.DeepEqual(back, r) {
 		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	for value, want := range map[string]string{"1/259200": "1/259200", "300": "300", "-": "", "?": ""} {
+		r, err := game.ParseText("[Game \"dvonn\"]\n[TimeControl \"" + value + "\"]\n")
+		if err != nil || r.TimeControl != want {
+			t.Errorf("TimeControl %q read as %q, %v; want %q", value, r.TimeControl, err, want)
+		}
 	}
 	bare, err := game.ParseText("[Game \"Fanorona\"]\n# a comment\nd2-e3A f3-f4W\n  \n3. c3-d3A\n")
 	if err != nil || bare.Game != "fanorona" || strings.Join(bare.Moves, " ") != "d2-e3A f3-f4W c3-d3A" {
@@ -28,15 +34,17 @@ func TestRecordText(t *testing.T) {
 
 func TestParseTextErrors(t *testing.T) {
 	for text, want := range map[string]string{
-		"":                                    "no [Game",
-		"1. e5":                               "no [Game",
-		"[Game havannah]":                     "double quotes",
-		"[Game \"havannah\"\n":                "looks like",
-		"[Game \"havannah\"]\n2. e5":          "line 2: move number 2., expected 1",
-		"[Game \"x\"]\n1. e5 3. d4":           "move number 3., expected 2",
-		"[Game \"x\"]\n1. e5\n[Date \"y\"]":   "line 3: a header line after the moves",
-		"[Game \"x\"]\n[Options \"size=x\"]":  "not name=number",
-		"[Game \"x\"]\n[Winner \"everyone\"]": "Winner must be",
+		"":                                      "no [Game",
+		"1. e5":                                 "no [Game",
+		"[Game havannah]":                       "double quotes",
+		"[Game \"havannah\"\n":                  "looks like",
+		"[Game \"havannah\"]\n2. e5":            "line 2: move number 2., expected 1",
+		"[Game \"x\"]\n1. e5 3. d4":             "move number 3., expected 2",
+		"[Game \"x\"]\n1. e5\n[Date \"y\"]":     "line 3: a header line after the moves",
+		"[Game \"x\"]\n[Options \"size=x\"]":    "not name=number",
+		"[Game \"x\"]\n[Winner \"everyone\"]":   "Winner must be",
+		"[Game \"x\"]\n[TimeControl \"5 min\"]": "TimeControl must be",
+		"[Game \"x\"]\n[TimeControl \"2/60\"]":  "TimeControl must be",
 		// The last of several would win unseen: each is said once.
 		"[Game \"x\"]\n[Black \"a\"]\n[Black \"b\"]":         "line 3: Black is given more than once",
 		"[Game \"dvonn\"]\n[Game \"havannah\"]":              "line 2: Game is given more than once",

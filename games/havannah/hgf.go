@@ -42,6 +42,10 @@ type Record struct {
 	// Comment is written as the game comment (GC); ParseHGF leaves it
 	// empty, as Little Golem's own comments say nothing about the game.
 	Comment string
+	// TimeControl is the clock, as game.Record writes it. HGF writes it
+	// the SGF way, the seconds as TM and the rest as OT; ParseHGF leaves
+	// it empty, as Little Golem's games have no clock.
+	TimeControl string
 }
 
 // ParseHGF reads a Little Golem .hgf record and checks every move against
@@ -181,6 +185,19 @@ func (rec Record) result() (string, error) {
 	return "", fmt.Errorf("%w: a result of %v by %q", game.ErrRecord, rec.Winner, rec.Ending)
 }
 
+// sgfTime is a TimeControl as SGF's TM (the seconds of a player's
+// clock) and OT (what else there is, in words).
+func sgfTime(control string) (tm, ot string) {
+	if secs, ok := strings.CutPrefix(control, "1/"); ok {
+		return "", secs + " s a move"
+	}
+	tm, inc, ok := strings.Cut(control, "+")
+	if ok && inc != "0" {
+		ot = "+" + inc + " s a move"
+	}
+	return tm, ot
+}
+
 // parseHGFMove reads a move whose number counts from the row's left end.
 func (s *State) parseHGFMove(text string) (game.Move, error) {
 	if text == "swap" {
@@ -207,6 +224,9 @@ func (rec Record) HGF() (string, error) {
 	prop(&b, "DT", rec.Date)
 	b.WriteString("SZ[" + strconv.Itoa(rec.Size) + "]")
 	prop(&b, "RU", rec.Rules)
+	tm, ot := sgfTime(rec.TimeControl)
+	prop(&b, "TM", tm)
+	prop(&b, "OT", ot)
 	prop(&b, "GC", rec.Comment)
 	if rec.HasResult {
 		re, err := rec.result()
@@ -318,7 +338,7 @@ const (
 // writeRecord writes a site's record as .hgf.
 func writeRecord(r game.Record) (string, error) {
 	rec := Record{Size: r.Options["size"], White: r.White, Black: r.Black, Date: r.Date, Moves: r.Moves, Winner: game.Nobody, Comment: r.Note,
-		Rules: rulesNoSwap}
+		Rules: rulesNoSwap, TimeControl: r.TimeControl}
 	if r.Options["swap"] == 1 {
 		rec.Rules = rulesSwap
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"bretter/game"
+	"bretter/internal/clock"
 )
 
 // position is one step of a replay: the board after a number of moves.
@@ -96,7 +97,22 @@ func (g *liveGame) record() game.Record {
 	if g.rec.Status == "over" {
 		r.Winner, r.Reason = g.rec.Winner, g.rec.Reason
 	}
+	r.TimeControl = timeControl(g.rec.Clock)
 	return r
+}
+
+// timeControl is a clock as a record's TimeControl says it (see
+// game.Record).
+func timeControl(c clock.Control) string {
+	switch {
+	case c.None():
+		return ""
+	case c.Days != 0:
+		return fmt.Sprintf("1/%d", c.Days*24*60*60)
+	case c.Increment == 0:
+		return strconv.Itoa(int(c.Initial.Seconds()))
+	}
+	return fmt.Sprintf("%d+%d", int(c.Initial.Seconds()), int(c.Increment.Seconds()))
 }
 
 // writeRecord renders a record in the game's own format, or as text.

@@ -230,6 +230,9 @@ func TestRecordsOfEveryEndingReadBack(t *testing.T) {
 			}
 			text, _ := io.ReadAll(res.Body)
 			res.Body.Close()
+			if want := map[bool]string{true: "TM[15]", false: `[TimeControl "15"]`}[engine.Name == "havannah"]; !strings.Contains(string(text), want) {
+				t.Errorf("%s ended by %s: the record does not say the clock, %s:\n%s", engine.Name, end, want, text)
+			}
 			var imp struct {
 				Winner, Reason string
 				Moves          []string
@@ -238,6 +241,34 @@ func TestRecordsOfEveryEndingReadBack(t *testing.T) {
 				imp.Winner != s.Result.Winner || imp.Reason != s.Result.Reason || !slices.Equal(imp.Moves, s.Moves) {
 				t.Errorf("%s ended by %s (%+v): read back %d %+v\n%s", engine.Name, end, *s.Result, code, imp, text)
 			}
+		}
+	}
+}
+
+// A record says the clock a game was played with, in its own format's
+// way, and nothing of a clock where there was none.
+func TestRecordsSayTheClock(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tt := range []struct{ game, clock, want, not string }{
+		{"dvonn", `{"initial_s":180,"increment_s":2}`, `[TimeControl "180+2"]`, ""},
+		{"fanorona", `{"days":3}`, `[TimeControl "1/259200"]`, ""},
+		{"fanorona", `null`, "", "TimeControl"},
+		{"havannah", `{"initial_s":600,"increment_s":5}`, "TM[600]OT[+5 s a move]", ""},
+		{"havannah", `{"initial_s":600,"increment_s":0}`, "TM[600]", "OT["},
+		{"havannah", `{"days":1}`, "OT[86400 s a move]", "TM["},
+	} {
+		g := ts.newGame(t, fmt.Sprintf(`{"game":%q,"clock":%s}`, tt.game, tt.clock))
+		res, err := http.Get(ts.URL + "/api/games/" + g.id + "/record")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(text), tt.want) || tt.not != "" && strings.Contains(string(text), tt.not) {
+			t.Errorf("%s with clock %s: want %q and no %q in\n%s", tt.game, tt.clock, tt.want, tt.not, text)
+		}
+		if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": string(text)}, nil); code != http.StatusOK {
+			t.Errorf("%s with clock %s: read back %d", tt.game, tt.clock, code)
 		}
 	}
 }
