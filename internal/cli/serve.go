@@ -149,6 +149,12 @@ func run(ctx context.Context, addr string, db storeOptions, busOpt busOptions, c
 		cfg.Ready = map[string]func(context.Context) error{"bus": b.Ping}
 	}
 	srv := server.New(cfg)
+	// Before the other instances' news, which may load a game and work
+	// out its clock.
+	if err := srv.Start(ctx); err != nil {
+		ln.Close()
+		return fmt.Errorf("starting: %w", err)
+	}
 	if err := srv.Listen(); err != nil {
 		ln.Close()
 		return fmt.Errorf("listening on the bus: %w", err)

@@ -1,11 +1,16 @@
 // Package clock works out the players' remaining time from a game's
-// events and the time control it was created with. Nothing about time is
-// stored but the events' own times, so every server, a restart and a
-// replay agree on the clocks to the millisecond.
+// events, the time control it was created with, and the times the site
+// was down. Nothing about time is stored but the events' own times and
+// the outages (kept once by the store, the same for every instance), so
+// every server, a restart and a replay agree on the clocks to the
+// millisecond. Time the site was down is charged to nobody: nobody could
+// move then, and a deploy or a crash must not decide a game.
 package clock
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"time"
 )
 
@@ -103,9 +108,11 @@ func (s *State) add(seat string, d time.Duration) {
 //
 // The clocks start once both players have made their first move: those
 // first moves cost nothing. After that each move costs its mover the time
-// since the move before, and earns the increment; under days per move the
-// mover's time is full again after every move.
-func At(c Control, moves []Move, toMove string, playing bool, now time.Time) State {
+// since the move before, less the time the site was down (down), and
+// earns the increment; under days per move the mover's time is full
+// again after every move. The deadline is as far past the last move as
+// the time left, not counting the time the site was down.
+func At(c Control, moves []Move, toMove string, playing bool, now time.Time, down Downtime) State {
 	s := State{White: c.Initial, Black: c.Initial}
 	if c.Days != 0 {
 		s.White, s.Black = c.per(), c.per()
@@ -130,7 +137,7 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time) Sta
 	}
 	last := moves[started].At
 	for _, m := range moves[started+1:] {
-		used := m.At.Sub(last)
+		used := down.up(last, m.At)
 		switch {
 		case c.Days != 0:
 			// Full time again for the next move.
@@ -141,9 +148,9 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time) Sta
 		}
 		last = m.At
 	}
-	deadline := last.Add(s.Left(toMove))
+	deadline := down.after(last, s.Left(toMove))
 	if now.After(last) {
-		s.add(toMove, -now.Sub(last))
+		s.add(toMove, -down.up(last, now))
 	}
 	if playing {
 		s.Running, s.Deadline = toMove, deadline
@@ -156,4 +163,88 @@ func seatIndex(seat string) int {
 		return 0
 	}
 	return 1
+}
+
+// Outage is a time the site was down: no instance of it was seen up from
+// From to To, so nobody could move.
+type Outage struct{ From, To time.Time }
+
+// Downtime is the time the site was down: the union of its outages. The
+// zero Downtime is none.
+type Downtime struct {
+	spans []Outage // in order, apart, none empty
+}
+
+// NewDowntime is the union of outages, in any order. Instances that
+// started together may each have recorded the same outage, or ones that
+// overlap: that time is still left out once.
+func NewDowntime(outages []Outage) Downtime {
+	spans := make([]Outage, 0, len(outages))
+	for _, o := range outages {
+		if o.To.After(o.From) {
+			spans = append(spans, o)
+		}
+	}
+	slices.SortFunc(spans, func(a, b Outage) int { return a.From.Compare(b.From) })
+	var d Downtime
+	for _, o := range spans {
+		if n := len(d.spans); n > 0 && !o.From.After(d.spans[n-1].To) {
+			if o.To.After(d.spans[n-1].To) {
+				d.spans[n-1].To = o.To
+			}
+			continue
+		}
+		d.spans = append(d.spans, o)
+	}
+	return d
+}
+
+// from is the index of the first outage that ends after t: the outages
+// before it are over by then. An instance keeps every outage there ever
+// was; a game looks only at those since its moves.
+func (d Downtime) from(t time.Time) int {
+	return sort.Search(len(d.spans), func(i int) bool { return d.spans[i].To.After(t) })
+}
+
+// up is the time from start to end that the site was up. An end before
+// start (the system's clock went back) is taken as it is.
+func (d Downtime) up(start, end time.Time) time.Duration {
+	used := end.Sub(start)
+	if used <= 0 {
+		return used
+	}
+	for _, o := range d.spans[d.from(start):] {
+		if !o.From.Before(end) {
+			break
+		}
+		from, to := o.From, o.To
+		if from.Before(start) {
+			from = start
+		}
+		if to.After(end) {
+			to = end
+		}
+		used -= to.Sub(from)
+	}
+	return used
+}
+
+// after is the moment left of the site's time up has passed since start:
+// the time left, outages not counted. A time left that has run out
+// already is not moved.
+func (d Downtime) after(start time.Time, left time.Duration) time.Time {
+	if left <= 0 {
+		return start.Add(left)
+	}
+	t := start
+	for _, o := range d.spans[d.from(start):] {
+		if gap := o.From.Sub(t); gap > 0 {
+			if left <= gap {
+				break // runs out before this outage, or as it begins
+			}
+			left -= gap
+		}
+		t = o.To
+	}
+	return t.Add(left)
 }

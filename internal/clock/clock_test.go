@@ -57,7 +57,64 @@ func TestAt(t *testing.T) {
 		{"days per move: full time after each move", days, moves("white", 0.0, "black", 3600.0, "white", 90000.0), "black", true, 90000 + 7200,
 			State{White: 2 * day, Black: 2*day - 2*time.Hour, Running: "black", Deadline: at(90000).Add(2 * day)}},
 	} {
-		got := At(tt.c, tt.moves, tt.toMove, tt.playing, at(tt.now))
+		got := At(tt.c, tt.moves, tt.toMove, tt.playing, at(tt.now), Downtime{})
+		if got != tt.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// down is the union of outages given as pairs of seconds from t0.
+func down(spans ...float64) Downtime {
+	var outages []Outage
+	for i := 0; i < len(spans); i += 2 {
+		outages = append(outages, Outage{From: at(spans[i]), To: at(spans[i+1])})
+	}
+	return NewDowntime(outages)
+}
+
+// Time the site was down is charged to nobody, and moves the deadline on.
+func TestAtLeavesOutDowntime(t *testing.T) {
+	live := Control{Initial: 20 * time.Second}
+	days := Control{Days: 1}
+	day := 24 * time.Hour
+	// White moves at 0, Black at 10: White's clock runs from 10.
+	game := moves("white", 0.0, "black", 10.0)
+	running := func(white time.Duration, deadline float64) State {
+		return State{White: white, Black: 20 * time.Second, Running: "white", Deadline: at(deadline)}
+	}
+	for _, tt := range []struct {
+		name    string
+		c       Control
+		moves   []Move
+		playing bool
+		now     float64
+		down    Downtime
+		want    State
+	}{
+		{"no outage", live, game, true, 25, down(), running(5*time.Second, 30)},
+		{"an outage while White thinks is not charged", live, game, true, 25, down(12, 19), running(12*time.Second, 37)},
+		{"an outage under way at now counts up to now", live, game, true, 25, down(22, 40), running(8*time.Second, 48)},
+		{"overlapping outages count once", live, game, true, 25, down(12, 17, 14, 19, 13, 15), running(12*time.Second, 37)},
+		{"outages that touch count once", live, game, true, 25, down(12, 15, 15, 19), running(12*time.Second, 37)},
+		{"an outage before the game changes nothing", live, game, true, 25, down(-50, -10), running(5*time.Second, 30)},
+		{"an outage across the clocks' start counts from it", live, game, true, 25, down(5, 12), running(7*time.Second, 32)},
+		{"an outage after now leaves the time, but moves the deadline", live, game, true, 25, down(26, 28), running(5*time.Second, 32)},
+		{"an empty outage changes nothing", live, game, true, 25, down(12, 12, 14, 13), running(5*time.Second, 30)},
+		{"the deadline skips every outage", live, game, true, 25, down(12, 14, 20, 22, 40, 100), running(9*time.Second, 34)},
+		{"the deadline at an outage's start stays there", live, game, true, 25, down(30, 40), running(5*time.Second, 30)},
+		{"an outage after the end changes nothing", live, moves("white", 0.0, "black", 10.0, "white", 14.0), false, 20, down(21, 50),
+			State{White: 16 * time.Second, Black: 14 * time.Second}},
+		{"a move's time leaves the outage out", live, moves("white", 0.0, "black", 10.0, "white", 14.0), true, 14, down(11, 13),
+			State{White: 18 * time.Second, Black: 20 * time.Second, Running: "black", Deadline: at(34)}},
+		{"days per move: the day is a day of the site up", days, game, true, 3600, down(100, 1900),
+			State{White: day - 1790*time.Second, Black: day, Running: "white", Deadline: at(10 + 1800).Add(day)}},
+	} {
+		toMove := "white"
+		if len(tt.moves)%2 == 1 {
+			toMove = "black"
+		}
+		got := At(tt.c, tt.moves, toMove, tt.playing, at(tt.now), tt.down)
 		if got != tt.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
 		}

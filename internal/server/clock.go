@@ -10,10 +10,11 @@ import (
 )
 
 // The server owns time. Each event carries the time it was stored, the
-// clocks are worked out from those times (package clock), and a timer per
-// game ends it when the running clock runs out, whether or not anybody
-// has it open. A move that arrives after that moment, before the timer
-// has fired, finds the game lost on time.
+// clocks are worked out from those times and the times the site was down
+// (package clock; see downtime.go), and a timer per game ends it when the
+// running clock runs out, whether or not anybody has it open. A move that
+// arrives after that moment, before the timer has fired, finds the game
+// lost on time.
 
 // ClockView is a game's clock as the API and the live protocol send it.
 type ClockView struct {
@@ -41,7 +42,7 @@ func (g *liveGame) clockState(now time.Time) clock.State {
 			}
 		}
 	}
-	return clock.At(g.rec.Clock, g.ticks, g.state.ToMove().String(), playing, now)
+	return clock.At(g.rec.Clock, g.ticks, g.state.ToMove().String(), playing, now, g.down())
 }
 
 // clockView is g's clock for a snapshot at now, or nil without a clock.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -158,6 +159,81 @@ func TestClocksSurviveARestart(t *testing.T) {
 	again.srv.hub.resumeClocks(t.Context(), []string{g.id})
 	if s := again.state(t, g.id, ""); s.Result == nil || s.Result.Reason != "timeout" || s.Result.Winner != "white" {
 		t.Fatalf("after Black's time ran out while the server was down: %+v", s.Result)
+	}
+}
+
+// Time the site was down is charged to nobody: a server started 30 s
+// after the last sign that the site was up finds the player to move
+// with the time they had then, and ends the game on time only once that
+// is spent, at the deadline moved on by the outage.
+func TestDowntimeIsNotCharged(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	if err := ts.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
+	ts.play(t, g, "c3 d4")
+	ft.advance(5 * time.Second)
+	if err := ts.store.SeenUp(t.Context(), ft.now); err != nil { // the last sign of life
+		t.Fatal(err)
+	}
+	before := ts.state(t, g.id, "").Clock
+	ts.srv.hub.stop() // the server dies: its timers do nothing
+	ft.advance(30 * time.Second)
+
+	again := restartOn(t, ts)
+	useFakeTimeAt(again, ft)
+	if err := again.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	again.srv.hub.resumeClocks(t.Context(), []string{g.id})
+	s := again.state(t, g.id, "")
+	if s.Status != "playing" || s.Clock.WhiteMS != before.WhiteMS || s.Clock.WhiteMS != 15000 || s.Clock.Running == nil || *s.Clock.Running != "white" {
+		t.Fatalf("after 30 s down: %s %+v, before %+v", s.Status, s.Clock, before)
+	}
+	// Another instance, or a restart, agrees.
+	third := restartOn(t, again)
+	useFakeTimeAt(third, ft)
+	if err := third.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if c := third.state(t, g.id, "").Clock; !reflect.DeepEqual(c, s.Clock) {
+		t.Fatalf("another instance's clock %+v, the first's %+v", c, s.Clock)
+	}
+	ft.advance(14900 * time.Millisecond)
+	if s := again.state(t, g.id, ""); s.Status != "playing" {
+		t.Fatalf("with 100 ms left: %s %+v", s.Status, s.Result)
+	}
+	ft.advance(200 * time.Millisecond) // the timer set at the start fires
+	s = third.state(t, g.id, "")
+	if s.Status != "over" || s.Result == nil || s.Result.Reason != "timeout" || s.Result.Winner != "black" {
+		t.Fatalf("after White's time ran out: %s %+v", s.Status, s.Result)
+	}
+	last := s.Events[len(s.Events)-1]
+	if want := time.UnixMilli(1_790_000_000_000).Add(50 * time.Second); last.Kind != "timeout" || !last.At.Equal(want) {
+		t.Errorf("the timeout event: %+v, want at %v", last, want)
+	}
+	if s.Clock.WhiteMS != 0 || s.Clock.BlackMS != 20000 {
+		t.Errorf("the clock after the flag: %+v", s.Clock)
+	}
+}
+
+// A server that stops notes the site up as it stops: an outage that
+// follows starts then.
+func TestStopNotesTheSiteUp(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { ts.srv.Run(ctx); close(done) }()
+	ft.advance(time.Hour) // no ticker of Run's has seen this moment
+	stopped := ft.now
+	stop()
+	<-done
+	outages, err := ts.store.Started(t.Context(), stopped.Add(10*time.Second), downAfter)
+	if want := []clock.Outage{{From: stopped, To: stopped.Add(10 * time.Second)}}; err != nil || !reflect.DeepEqual(outages, want) {
+		t.Fatalf("started 10 s after the stop: %v, %v; want %v", outages, err, want)
 	}
 }
 

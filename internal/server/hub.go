@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bretter/game"
+	"bretter/internal/clock"
 	"bretter/internal/store"
 )
 
@@ -27,6 +28,10 @@ type Store interface {
 	Chat(ctx context.Context, id string) ([]store.ChatLine, error)
 	// Ping says whether the store answers, for /readyz.
 	Ping(ctx context.Context) error
+	// SeenUp and Started keep the times the site was down (see
+	// Server.Start).
+	SeenUp(ctx context.Context, at time.Time) error
+	Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error)
 	pushStore
 	holdingStore
 }
@@ -90,6 +95,10 @@ type hub struct {
 	clocks          map[string]*clockTimer
 	clocksLooked    time.Time
 	lookingAtClocks atomic.Bool
+	// downtime is the time the site was down, which the clocks leave
+	// out, as the store said when this instance started (see
+	// Server.Start); none before.
+	downtime atomic.Pointer[clock.Downtime]
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context
@@ -163,7 +172,7 @@ func (h *hub) entry(id string) *liveGame {
 	defer h.mu.Unlock()
 	g := h.live[id]
 	if g == nil {
-		g = &liveGame{now: func() time.Time { return h.now() }}
+		g = &liveGame{now: func() time.Time { return h.now() }, down: h.down}
 		h.live[id] = g
 	}
 	return g

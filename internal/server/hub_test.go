@@ -294,7 +294,7 @@ func keptAsStored(t *testing.T, ts *testServer, f *faultyStore, id string) {
 	kept := h.entry(id)
 	kept.mu.Lock()
 	defer kept.mu.Unlock()
-	var loaded liveGame
+	loaded := liveGame{down: h.down}
 	if err := h.load(t.Context(), id, &loaded); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,8 @@ type liveGame struct {
 	// changed the game: the computer's searches for it take its turn
 	// (see searchKey). "": none since the game was loaded.
 	client string
-	now    func() time.Time // the hub's clock
+	now    func() time.Time      // the hub's clock
+	down   func() clock.Downtime // the hub's downtime
 
 	replayed
 }

@@ -376,11 +376,17 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 func (s *Server) Listen() error { return s.hub.listen() }
 
 // Run gives the computer its moves in the games that wait for one, evicts
-// idle games from memory until ctx ends, then stops the computer's
-// searches and closes every live connection.
+// idle games from memory and notes in the store that the site is up
+// until ctx ends, then stops the computer's searches and closes every
+// live connection.
 func (s *Server) Run(ctx context.Context) {
 	go s.hub.resume(ctx, retryAfter)
 	go s.push.run(ctx)
+	seenUp := make(chan struct{})
+	go func() { s.hub.seenUp(ctx); close(seenUp) }()
+	// The last note that the site is up is stored before the store
+	// closes.
+	defer func() { <-seenUp }()
 	t := time.NewTicker(evictEvery)
 	defer t.Stop()
 	var beat <-chan time.Time

@@ -91,6 +91,12 @@ var postgresMigrations = []string{
 	// A seat's subscriptions are numbered, newest last: it keeps its
 	// newest few (see Subscribe).
 	`ALTER TABLE push_subscriptions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;`,
+	// The times the site was down, which the clocks leave out (see
+	// Started); when it was last seen up is the setting seen_up.
+	`CREATE TABLE outages (
+		began BIGINT NOT NULL,
+		ended BIGINT NOT NULL
+	);`,
 }
 
 // lastChangePostgres is lastChange in PostgreSQL's words.

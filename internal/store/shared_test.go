@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"bretter/internal/clock"
 )
 
 // Instances started at once on a new file each bring the schema up to
@@ -94,4 +97,45 @@ func testMark(t *testing.T, s markStore) {
 		t.Fatal(err)
 	}
 	note("the next game")
+}
+
+// An instance that starts after nobody was seen up for longer than the
+// gap records that outage; one that finds the site up, or starts on a
+// new database, records none. Every instance and every restart reads
+// the same outages.
+func TestOutages(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		ctx := t.Context()
+		s := open(t)
+		t0 := time.UnixMilli(1_790_000_000_000)
+		const gap = 3 * time.Second
+		started := func(s testStore, now time.Time, want ...clock.Outage) {
+			t.Helper()
+			got, err := s.Started(ctx, now, gap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("started at %v: outages %v, want %v", now.Sub(t0), got, want)
+			}
+		}
+		started(s, t0) // a new site: nothing to say how long it was down
+		for i := range 5 {
+			if err := s.SeenUp(ctx, t0.Add(time.Duration(i)*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		started(s, t0.Add(6*time.Second)) // 2 s since the last sign: up
+		first := clock.Outage{From: t0.Add(6 * time.Second), To: t0.Add(36 * time.Second)}
+		again := open(t)
+		started(again, first.To, first)
+		// Another instance starting a moment later finds the site up.
+		started(open(t), first.To.Add(time.Second), first)
+		if err := again.SeenUp(ctx, t0.Add(100*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		second := clock.Outage{From: t0.Add(100 * time.Second), To: t0.Add(200*time.Second + 5*time.Millisecond)}
+		started(open(t), second.To, first, second)
+		started(s, second.To.Add(time.Second), first, second)
+	})
 }

@@ -161,6 +161,12 @@ var migrations = []string{
 	// A seat's subscriptions are numbered, newest last: it keeps its
 	// newest few (see Subscribe).
 	`ALTER TABLE push_subscriptions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;`,
+	// The times the site was down, which the clocks leave out (see
+	// Started); when it was last seen up is the setting seen_up.
+	`CREATE TABLE outages (
+		began INTEGER NOT NULL,
+		ended INTEGER NOT NULL
+	);`,
 }
 
 // lastChange is when game g last changed: its row's updated_at (created,

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"bretter/internal/clock"
+)
+
+// While the site is down nobody can move, so that time is charged to
+// nobody: a deploy or a crash must not decide a game. Every instance
+// notes in the store that the site is up every seenUpEvery, and once
+// more when it stops. An instance that starts finds there when the site
+// was last seen up; if that is longer ago than downAfter, nobody was up
+// meanwhile, and it records the outage, from then to now, for every
+// instance (see store.Started). The clocks leave out every outage.
+//
+// An outage is recorded by an instance that starts, before it serves,
+// and no instance was up during it: every instance that works out a
+// clock across it knows it, so every instance, a restart and a replay
+// agree on the clocks. A site down for less than downAfter charges the
+// player to move for it; one down for longer charges them at most the
+// time from the last sign of life to the crash, under seenUpEvery. (An
+// instance up keeps the outages it started with: should its notes come
+// later than downAfter, one starting meanwhile would record an outage
+// that it alone leaves out. downAfter is there to make that rare.)
+const (
+	seenUpEvery = time.Second
+	// downAfter leaves room for a note that came late (a busy store)
+	// and for the instances' system clocks to differ a little: a gap
+	// that short is no outage.
+	downAfter = seenUpEvery + 2*time.Second
+)
+
+// down is the time the site was down, as known when this instance
+// started.
+func (h *hub) down() clock.Downtime {
+	if d := h.downtime.Load(); d != nil {
+		return *d
+	}
+	return clock.Downtime{}
+}
+
+// Start records how long the site was down, if it was, and learns every
+// time it was, for the clocks. Call it before the server serves: a
+// request must not work out a clock (and end a game on time) without
+// the outage that just ended.
+func (s *Server) Start(ctx context.Context) error {
+	return s.hub.start(ctx)
+}
+
+func (h *hub) start(ctx context.Context) error {
+	outages, err := h.store.Started(ctx, h.now(), downAfter)
+	if err != nil {
+		return err
+	}
+	d := clock.NewDowntime(outages)
+	h.downtime.Store(&d)
+	return nil
+}
+
+// seenUp notes in the store that the site is up, every seenUpEvery
+// until ctx ends, and once more then, so that the outage of a stop
+// begins when the instance stopped.
+func (h *hub) seenUp(ctx context.Context) {
+	t := time.NewTicker(seenUpEvery)
+	defer t.Stop()
+	failing := false
+	note := func(ctx context.Context) {
+		err := h.store.SeenUp(ctx, h.now())
+		switch {
+		case err != nil && !failing && ctx.Err() == nil:
+			h.log.Error("noting the site up", "err", err)
+		case err == nil && failing:
+			h.log.Info("noting the site up again")
+		}
+		failing = err != nil
+	}
+	for {
+		select {
+		case <-t.C:
+			note(ctx)
+		case <-ctx.Done():
+			last, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			note(last)
+			return
+		}
+	}
+}

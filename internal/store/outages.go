@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"bretter/internal/clock"
+)
+
+// The site keeps when it was last seen up, as the setting seen_up (in
+// milliseconds), and the outages: the times nobody was (see Started).
+// Every instance says it is up about once a second; one that starts
+// after nobody did for a while records the outage, once for all
+// instances, so that the clocks of every instance, of a restart and of a
+// replay leave out the same time.
+const (
+	seenUpQuery = `INSERT INTO settings (name, value) VALUES ('seen_up', ?1)
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value`
+	outageQuery  = `INSERT INTO outages (began, ended) VALUES (?1, ?2)`
+	outagesQuery = `SELECT began, ended FROM outages ORDER BY began`
+)
+
+// outageSince is the outage that an instance starting at now, with
+// the site last seen up at seen (ms, "" if never), finds: none if the
+// site was seen up within gap, or never (a new site was not down).
+func outageSince(seen string, now time.Time, gap time.Duration) (clock.Outage, bool, error) {
+	if seen == "" {
+		return clock.Outage{}, false, nil
+	}
+	ms, err := strconv.ParseInt(seen, 10, 64)
+	if err != nil {
+		return clock.Outage{}, false, fmt.Errorf("when the site was last seen up: %q", seen)
+	}
+	o := clock.Outage{From: time.UnixMilli(ms), To: time.UnixMilli(now.UnixMilli())}
+	return o, o.To.Sub(o.From) > gap, nil
+}
+
+// SeenUp keeps at as when the site was last seen up.
+func (s *SQLite) SeenUp(ctx context.Context, at time.Time) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(at.UnixMilli(), 10))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("noting the site up: %w", err)
+	}
+	return nil
+}
+
+// Started is told by an instance that starts at now: should the site
+// not have been seen up for longer than gap, it records the outage from
+// then to now. It notes the site up at now and returns every outage,
+// oldest first.
+func (s *SQLite) Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error) {
+	var outages []clock.Outage
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		// One writer at a time: an instance starting with this one
+		// finds the site up, and records nothing again.
+		var seen string
+		err := tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = 'seen_up'`).Scan(&seen)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		o, down, err := outageSince(seen, now, gap)
+		if err != nil {
+			return err
+		}
+		if down {
+			if _, err := tx.ExecContext(ctx, outageQuery, o.From.UnixMilli(), o.To.UnixMilli()); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, outagesQuery)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var began, ended int64
+			if err := rows.Scan(&began, &ended); err != nil {
+				return err
+			}
+			outages = append(outages, clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended)})
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading when the site was down: %w", err)
+	}
+	return outages, nil
+}
+
+// SeenUp keeps at as when the site was last seen up.
+func (s *Postgres) SeenUp(ctx context.Context, at time.Time) error {
+	if _, err := s.pool.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
+		return fmt.Errorf("noting the site up: %w", err)
+	}
+	return nil
+}
+
+// Started is told by an instance that starts at now: should the site
+// not have been seen up for longer than gap, it records the outage from
+// then to now. It notes the site up at now and returns every outage,
+// oldest first.
+func (s *Postgres) Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error) {
+	var outages []clock.Outage
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// Instances starting together take turns on the row: the next
+		// finds the site up, and records nothing again.
+		var seen string
+		err := tx.QueryRow(ctx, `SELECT value FROM settings WHERE name = 'seen_up' FOR UPDATE`).Scan(&seen)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		o, down, err := outageSince(seen, now, gap)
+		if err != nil {
+			return err
+		}
+		if down {
+			if _, err := tx.Exec(ctx, pgParams(outageQuery), o.From.UnixMilli(), o.To.UnixMilli()); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, outagesQuery)
+		if err != nil {
+			return err
+		}
+		var began, ended int64
+		_, err = pgx.ForEachRow(rows, []any{&began, &ended}, func() error {
+			outages = append(outages, clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended)})
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading when the site was down: %w", err)
+	}
+	return outages, nil
+}
