@@ -175,7 +175,7 @@ func TestDowntimeIsNotCharged(t *testing.T) {
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
 	ts.play(t, g, "c3 d4")
 	ft.advance(5 * time.Second)
-	if err := ts.store.SeenUp(t.Context(), ft.now); err != nil { // the last sign of life
+	if _, err := ts.store.SeenUp(t.Context(), ft.now); err != nil { // the last sign of life
 		t.Fatal(err)
 	}
 	before := ts.state(t, g.id, "").Clock
@@ -422,5 +422,36 @@ func TestTimerFiredEarlyArmsAgain(t *testing.T) {
 	// Asked of the store, not of the site: a request would end it itself.
 	if rec, _, err := ts.store.Load(t.Context(), g.id); err != nil || rec.Status != "over" || rec.Reason != "timeout" {
 		t.Fatalf("after the moment: %s %s %v", rec.Status, rec.Reason, err)
+	}
+}
+
+// An instance up learns with its next note of an outage that another,
+// starting while the notes were late, recorded: they agree on the clocks
+// again.
+func TestOutageLearnedWhileUp(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	if err := ts.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
+	ts.play(t, g, "c3 d4")
+	ft.advance(5 * time.Second)
+	if err := ts.srv.hub.noteUp(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ft.advance(10 * time.Second) // the notes stall
+	// Another instance starts, and takes the silence for an outage.
+	if _, err := ts.store.Started(t.Context(), ft.now, downAfter); err != nil {
+		t.Fatal(err)
+	}
+	if c := ts.state(t, g.id, "").Clock; c.WhiteMS != 5000 {
+		t.Fatalf("before the next note: white has %d ms, want 5000", c.WhiteMS)
+	}
+	if err := ts.srv.hub.noteUp(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if c := ts.state(t, g.id, "").Clock; c.WhiteMS != 15000 {
+		t.Fatalf("after the next note: white has %d ms, want 15000 as the other instance says", c.WhiteMS)
 	}
 }

@@ -20,10 +20,11 @@ import (
 // clock across it knows it, so every instance, a restart and a replay
 // agree on the clocks. A site down for less than downAfter charges the
 // player to move for it; one down for longer charges them at most the
-// time from the last sign of life to the crash, under seenUpEvery. (An
-// instance up keeps the outages it started with: should its notes come
-// later than downAfter, one starting meanwhile would record an outage
-// that it alone leaves out. downAfter is there to make that rare.)
+// time from the last sign of life to the crash, under seenUpEvery.
+// Should the notes of the instances up come later than downAfter (a
+// store that stalls), one starting meanwhile records an outage they were
+// up for; each learns of it with its next note, so that they disagree on
+// the clocks for a second at most, and the time is charged to nobody.
 const (
 	seenUpEvery = time.Second
 	// downAfter leaves room for a note that came late (a busy store)
@@ -54,9 +55,24 @@ func (h *hub) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	h.learnOutages(outages)
+	return nil
+}
+
+func (h *hub) learnOutages(outages []clock.Outage) {
 	d := clock.NewDowntime(outages)
 	h.downtime.Store(&d)
-	return nil
+	h.outages.Store(int64(len(outages)))
+}
+
+// noteUp notes in the store that the site is up, and learns of the
+// outages another instance recorded since.
+func (h *hub) noteUp(ctx context.Context) error {
+	outages, err := h.store.SeenUp(ctx, h.now())
+	if err == nil && int64(len(outages)) != h.outages.Load() {
+		h.learnOutages(outages) // outages are only ever added
+	}
+	return err
 }
 
 // seenUp notes in the store that the site is up, every seenUpEvery
@@ -67,7 +83,7 @@ func (h *hub) seenUp(ctx context.Context) {
 	defer t.Stop()
 	failing := false
 	note := func(ctx context.Context) {
-		err := h.store.SeenUp(ctx, h.now())
+		err := h.noteUp(ctx)
 		switch {
 		case err != nil && !failing && ctx.Err() == nil:
 			h.log.Error("noting the site up", "err", err)

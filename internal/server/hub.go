@@ -30,7 +30,7 @@ type Store interface {
 	Ping(ctx context.Context) error
 	// SeenUp and Started keep the times the site was down (see
 	// Server.Start).
-	SeenUp(ctx context.Context, at time.Time) error
+	SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error)
 	Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error)
 	pushStore
 	holdingStore
@@ -97,8 +97,9 @@ type hub struct {
 	lookingAtClocks atomic.Bool
 	// downtime is the time the site was down, which the clocks leave
 	// out, as the store said when this instance started (see
-	// Server.Start); none before.
+	// Server.Start) or last noted the site up; none before.
 	downtime atomic.Pointer[clock.Downtime]
+	outages  atomic.Int64 // how many outages downtime is made of
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context

@@ -41,16 +41,40 @@ func outageSince(seen string, now time.Time, gap time.Duration) (clock.Outage, b
 	return o, o.To.Sub(o.From) > gap, nil
 }
 
-// SeenUp keeps at as when the site was last seen up.
-func (s *SQLite) SeenUp(ctx context.Context, at time.Time) error {
+// SeenUp keeps at as when the site was last seen up, and returns every
+// outage, oldest first: one that another instance recorded meanwhile
+// (see Started) reaches this one within a note.
+func (s *SQLite) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error) {
+	var outages []clock.Outage
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(at.UnixMilli(), 10))
+		if _, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
+			return err
+		}
+		var err error
+		outages, err = sqliteOutages(ctx, tx)
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("noting the site up: %w", err)
+		return nil, fmt.Errorf("noting the site up: %w", err)
 	}
-	return nil
+	return outages, nil
+}
+
+func sqliteOutages(ctx context.Context, tx *sql.Tx) ([]clock.Outage, error) {
+	rows, err := tx.QueryContext(ctx, outagesQuery)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var outages []clock.Outage
+	for rows.Next() {
+		var began, ended int64
+		if err := rows.Scan(&began, &ended); err != nil {
+			return nil, err
+		}
+		outages = append(outages, clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended)})
+	}
+	return outages, rows.Err()
 }
 
 // Started is told by an instance that starts at now: should the site
@@ -79,19 +103,8 @@ func (s *SQLite) Started(ctx context.Context, now time.Time, gap time.Duration) 
 		if _, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, outagesQuery)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var began, ended int64
-			if err := rows.Scan(&began, &ended); err != nil {
-				return err
-			}
-			outages = append(outages, clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended)})
-		}
-		return rows.Err()
+		outages, err = sqliteOutages(ctx, tx)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("reading when the site was down: %w", err)
@@ -99,12 +112,36 @@ func (s *SQLite) Started(ctx context.Context, now time.Time, gap time.Duration) 
 	return outages, nil
 }
 
-// SeenUp keeps at as when the site was last seen up.
-func (s *Postgres) SeenUp(ctx context.Context, at time.Time) error {
-	if _, err := s.pool.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
-		return fmt.Errorf("noting the site up: %w", err)
+// SeenUp keeps at as when the site was last seen up, and returns every
+// outage, oldest first.
+func (s *Postgres) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error) {
+	var outages []clock.Outage
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
+			return err
+		}
+		var err error
+		outages, err = pgOutages(ctx, tx)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("noting the site up: %w", err)
 	}
-	return nil
+	return outages, nil
+}
+
+func pgOutages(ctx context.Context, tx pgx.Tx) ([]clock.Outage, error) {
+	rows, err := tx.Query(ctx, outagesQuery)
+	if err != nil {
+		return nil, err
+	}
+	var outages []clock.Outage
+	var began, ended int64
+	_, err = pgx.ForEachRow(rows, []any{&began, &ended}, func() error {
+		outages = append(outages, clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended)})
+		return nil
+	})
+	return outages, err
 }
 
 // Started is told by an instance that starts at now: should the site
@@ -133,15 +170,7 @@ func (s *Postgres) Started(ctx context.Context, now time.Time, gap time.Duration
 		if _, err := tx.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, outagesQuery)
-		if err != nil {
-			return err
-		}
-		var began, ended int64
-		_, err = pgx.ForEachRow(rows, []any{&began, &ended}, func() error {
-			outages = append(outages, clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended)})
-			return nil
-		})
+		outages, err = pgOutages(ctx, tx)
 		return err
 	})
 	if err != nil {

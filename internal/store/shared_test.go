@@ -121,8 +121,8 @@ func TestOutages(t *testing.T) {
 		}
 		started(s, t0) // a new site: nothing to say how long it was down
 		for i := range 5 {
-			if err := s.SeenUp(ctx, t0.Add(time.Duration(i)*time.Second)); err != nil {
-				t.Fatal(err)
+			if got, err := s.SeenUp(ctx, t0.Add(time.Duration(i)*time.Second)); err != nil || len(got) != 0 {
+				t.Fatalf("seen up: outages %v, %v", got, err)
 			}
 		}
 		started(s, t0.Add(6*time.Second)) // 2 s since the last sign: up
@@ -131,8 +131,9 @@ func TestOutages(t *testing.T) {
 		started(again, first.To, first)
 		// Another instance starting a moment later finds the site up.
 		started(open(t), first.To.Add(time.Second), first)
-		if err := again.SeenUp(ctx, t0.Add(100*time.Second)); err != nil {
-			t.Fatal(err)
+		// An instance up learns of the outages with its notes.
+		if got, err := s.SeenUp(ctx, t0.Add(100*time.Second)); err != nil || !slices.Equal(got, []clock.Outage{first}) {
+			t.Fatalf("seen up after an outage: %v, %v", got, err)
 		}
 		second := clock.Outage{From: t0.Add(100 * time.Second), To: t0.Add(200*time.Second + 5*time.Millisecond)}
 		started(open(t), second.To, first, second)
