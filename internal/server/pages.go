@@ -129,6 +129,9 @@ type gamePageData struct {
 	// Clock says the game has clocks: only then does the page load the
 	// clocks' script.
 	Clock bool `json:"clock,omitempty"`
+	// TimeControl says the clock's terms in words, in the page itself:
+	// the running clocks show only the time left.
+	TimeControl string `json:"-"`
 	// Choices are the game's options with this game's values as their
 	// defaults, for the terms of a new game.
 	Choices []game.Option `json:"-"`

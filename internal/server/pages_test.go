@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -249,4 +250,57 @@ func TestFormClockRefusedInTheVisitorsLanguage(t *testing.T) {
 			t.Errorf("%v: %d, the page does not say %q:\n%s", f, res.StatusCode, want, regexp.MustCompile(`(?s)<section class="error-page">.*?</section>`).Find(b))
 		}
 	}
+}
+
+// The time control, increment and days per move included, stands in the
+// game's pages before any script runs, in the preview and in the terms of
+// a rematch, in the reader's language and with its numbers.
+func TestPagesStateTheTimeControl(t *testing.T) {
+	ts := newTestServer(t)
+	control := regexp.MustCompile(`id="time-control"[^>]*>([^<]*)<`)
+	same := regexp.MustCompile(`<option value="same" selected>([^<]*)<`)
+	for _, tt := range []struct{ clock, lang, want string }{
+		{`{"initial_s":180,"increment_s":2}`, "en", "3 min + 2 s a move"},
+		{`{"initial_s":15,"increment_s":0}`, "de", "0,25 Min. + 0 s pro Zug"},
+		{`{"days":3}`, "pl", "3 dni na ruch"},
+		{`null`, "en", ""},
+	} {
+		var c createResponse
+		ts.call(t, "POST", "/api/games", "", `{"game":"havannah","start":"me","clock":`+tt.clock+`}`, &c)
+		invited, player, watcher := ts.browser(t), ts.browser(t), ts.browser(t)
+		get(t, player, c.PlayerURL)
+		for who, page := range map[string]string{
+			"invitation": pageBody(t, invited, c.InviteURL, tt.lang),
+			"player":     pageBody(t, player, c.WatchURL, tt.lang),
+			"watcher":    pageBody(t, watcher, c.WatchURL, tt.lang),
+		} {
+			m := control.FindStringSubmatch(page)
+			switch {
+			case tt.want == "" && m != nil:
+				t.Errorf("%s page of a game without a clock states one: %q", who, m[1])
+			case tt.want != "" && (m == nil || !strings.Contains(html.UnescapeString(m[1]), tt.want)):
+				t.Errorf("%s page in %s: time control %q, want %q", who, tt.lang, m, tt.want)
+			}
+			if d := metaTags(page)["description"]; !strings.Contains(d, tt.want) {
+				t.Errorf("%s page in %s: the preview %q does not say %q", who, tt.lang, d, tt.want)
+			}
+		}
+		m := same.FindStringSubmatch(pageBody(t, player, c.WatchURL, tt.lang))
+		want := tt.want
+		if want == "" {
+			want = ts.srv.site.T(tt.lang, "clock.none")
+		}
+		if m == nil || !strings.Contains(html.UnescapeString(m[1]), want) {
+			t.Errorf("rematch in %s: the same clock is %q, want it to say %q", tt.lang, m, want)
+		}
+	}
+}
+
+func pageBody(t *testing.T, c *http.Client, u, lang string) string {
+	t.Helper()
+	res, body := get(t, c, u, "Accept-Language", lang)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %d", u, res.StatusCode)
+	}
+	return body
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"bretter/internal/clock"
 	"bretter/internal/web"
 )
 
@@ -35,11 +36,12 @@ type pagePosition struct {
 	winner, reason       string
 	moves, version       int
 	view                 any
+	clock                clock.Control
 }
 
 func (g *liveGame) pagePosition() pagePosition {
 	return pagePosition{game: g.rec.Game, status: g.rec.Status, toMove: g.state.ToMove().String(),
-		winner: g.rec.Winner, reason: g.rec.Reason, moves: len(g.moves), version: len(g.events), view: g.view}
+		winner: g.rec.Winner, reason: g.rec.Reason, moves: len(g.moves), version: len(g.events), view: g.view, clock: g.rec.Clock}
 }
 
 // meta says what a preview of the game shows, in lang.
@@ -83,6 +85,11 @@ func (s *Server) meta(r *http.Request, lang string, p pagePosition, invited bool
 		// invitation's is not to be kept by anyone but the friend.
 		m.URL = ""
 	}
+	// Whether a game is a few minutes' or takes days is what the reader
+	// decides on before opening the link.
+	if c := s.site.TimeControl(lang, p.clock); c != "" {
+		m.Description += " " + t("preview.clock", "clock", c)
+	}
 	return m
 }
 
@@ -91,6 +98,7 @@ func (s *Server) dress(r *http.Request, lang string, d *gamePageData) {
 	d.Board = s.boardSVG(d.pos)
 	d.View = d.pos.view
 	d.Meta = s.meta(r, lang, d.pos, d.Invite != "")
+	d.TimeControl = s.site.TimeControl(lang, d.pos.clock)
 	if d.Invite != "" && !d.Used {
 		d.Howto = true // not for whoever finds the invitation used, and watches
 	}

@@ -13,6 +13,10 @@ import (
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
+
+	"bretter/internal/clock"
 )
 
 // Catalog maps message keys to messages with {name} placeholders.
@@ -283,6 +287,20 @@ func (s *Site) T(lang, key string, args ...any) string {
 		text = strings.ReplaceAll(text, "{"+fmt.Sprint(args[i])+"}", fmt.Sprint(args[i+1]))
 	}
 	return text
+}
+
+// TimeControl says c as the start form offers it ("3 min + 2 s a move",
+// "3 days per move"), or "" for a game without a clock.
+func (s *Site) TimeControl(lang string, c clock.Control) string {
+	switch {
+	case c.None():
+		return ""
+	case c.Days != 0:
+		return s.T(lang, "clock.days", "days", c.Days)
+	}
+	// An initial time may be a part of a minute: 15 s is "0.25", "0,25".
+	minutes := message.NewPrinter(language.Make(lang)).Sprint(number.Decimal(c.Initial.Minutes(), number.MaxFractionDigits(2)))
+	return s.T(lang, "clock.preset", "minutes", minutes, "seconds", int(c.Increment.Seconds()))
 }
 
 // Lang picks the language for a request: a choice remembered in the
