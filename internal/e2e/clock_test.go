@@ -127,3 +127,26 @@ func TestSlowClockDueInAWeek(t *testing.T) {
 		t.Errorf("a moment today is %q and two days ago %q: only the second names its day", away[0], away[1])
 	}
 }
+
+// The phone's bars show whose clock runs and whose is low as soon as
+// they are drawn: a slow game's clocks are redrawn only every half
+// minute, so a bar drawn without the marks would keep them that long.
+func TestPhoneBarClockMarkedAtOnce(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t, bt.Phone), bt.NewProfile(t)
+	newGame(t, alice, srv, "havannah", map[string]string{"size": "4", "clock": "d1"}, "me")
+	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
+	waitStatus(t, alice, "Your turn")
+	must(t, bt.Tap(alice, `#board [data-cell="a1"]`))
+	must(t, bt.Tap(alice, "#pending-yes"))
+	waitStatus(t, bob, "Your turn")
+	clickCell(t, bob, "b1")
+	// The side panel's clock and the bars are drawn from the same state,
+	// in the same task.
+	waitFor(t, alice, `document.querySelector("#clocks .clock.white.running") !== null`, true, "White's clock running")
+	bars, err := bt.Eval[[]string](alice, `[...document.querySelectorAll(".player-bar .bar-clock")].map((b) => b.className)`)
+	must(t, err)
+	if len(bars) != 2 || !strings.Contains(strings.Join(bars, "|"), "bar-clock white days running") {
+		t.Fatalf("the bars' clocks are %q: White's is not marked running", bars)
+	}
+}

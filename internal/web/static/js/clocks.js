@@ -75,11 +75,7 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
         row.append(note);
       }
       const other = slot(seat);
-      if (other) {
-        other.textContent = barText(seat, ms);
-        other.classList.toggle('running', base.running === seat);
-        other.classList.toggle('low', isLow(ms));
-      }
+      if (other) mark(other, seat, ms);
       warn(seat, ms);
       return row;
     });
@@ -142,10 +138,17 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
     return due ? t('clock.due_short', { when: (ms < SIX_DAYS ? dueShort : dueDate).format(due) }) : format(ms);
   }
 
-  // text is a seat's clock as the bar shows it now, or '' without a clock.
-  function text(seat) {
-    return base && !root.hidden ? barText(seat, left(seat)) : '';
+  // mark shows a seat's clock in el, a bar beside the board, as it stands
+  // now: whether it runs and is low too, since a bar drawn anew would lack
+  // them until the next tick, half a minute on a slow game, forever on a
+  // finished one.
+  function mark(el, seat, ms) {
+    if (!base || root.hidden) return;
+    ms ??= left(seat);
+    el.textContent = barText(seat, ms);
+    el.classList.toggle('running', base.running === seat);
+    el.classList.toggle('low', isLow(ms));
   }
 
-  return { update, text };
+  return { update, mark };
 }

@@ -596,7 +596,7 @@ function renderBars() {
     if (s.clock) {
       const span = document.createElement('span');
       span.className = `bar-clock ${seat}` + (s.clock.days ? ' days' : '');
-      span.textContent = page.clocks ? page.clocks.text(seat) : '';
+      page.clocks?.mark(span, seat);
       parts.push(span);
     }
     bar.replaceChildren(...parts);
