@@ -222,6 +222,25 @@ func TestCallTheGameOffAsksFirst(t *testing.T) {
 	waitFor(t, bob, `getComputedStyle(document.querySelector("#moves li.abort")).listStyleType`, "none", "the ending unnumbered")
 }
 
+// Against the computer there is no friend for whom the game would end
+// too: the question says what calling it off means there.
+func TestCallTheGameOffAgainstTheComputer(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, srv.URL+"/havannah"))
+	must(t, bt.Click(p, `form.new-game input[name=opponent][value=computer]`))
+	must(t, bt.Click(p, `form.new-game input[name=start][value=me]`))
+	must(t, bt.Click(p, `form.new-game button[type=submit]`))
+	waitStatus(t, p, "Your turn")
+	must(t, bt.Click(p, "#actions button.abort"))
+	must(t, bt.WaitText(p, "#confirm-text", "Call this game off?"))
+	text, err := bt.Eval[string](p, `document.getElementById("confirm-text").textContent`)
+	must(t, err)
+	if strings.Contains(text, "friend") {
+		t.Fatalf("against the computer the question is %q", text)
+	}
+}
+
 // An offer's notice goes with the game in play: once the game ends some
 // other way, it no longer asks anything.
 func TestOfferNoticeEndsWithTheGame(t *testing.T) {

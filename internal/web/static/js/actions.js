@@ -75,8 +75,9 @@ export function createActions({ t, page, send: sendNow, play, colourName, notice
     const moved = new Set(page.state.events.filter(own).map((e) => e.seat));
     // Calling the game off ends it at once, for the friend too: ask first.
     if (moved.size < 2) {
+      const question = againstComputer() ? t('actions.abort_confirm_computer') : t('actions.abort_confirm');
       box.append(button(t('actions.abort'), 'abort', async () => {
-        if (await confirmDialog(t('actions.abort_confirm'))) ask('abort')();
+        if (await confirmDialog(question)) ask('abort')();
       }));
     }
     if (page.state.status !== 'playing') return;
