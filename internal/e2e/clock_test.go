@@ -150,3 +150,48 @@ func TestPhoneBarClockMarkedAtOnce(t *testing.T) {
 		t.Fatalf("the bars' clocks are %q: White's is not marked running", bars)
 	}
 }
+
+// Low time is read out in words a listener understands: the seconds left,
+// counted in the page's language, not a figure without a unit.
+func TestLowTimeAnnouncedInSeconds(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	var c struct {
+		ID string `json:"id"`
+	}
+	if code, err := post(t, srv.URL+"/api/games", "", `{"game":"havannah","options":{"size":4},"start":"me","clock":{"initial_s":60,"increment_s":0}}`, &c); err != nil || code != 201 {
+		t.Fatalf("creating a game: %d %v", code, err)
+	}
+	want := map[string][]string{
+		"en": {"X: 5 seconds left.", "X: 2 seconds left.", "X: 1 second left."},
+		"de": {"X: noch 5 Sekunden.", "X: noch 2 Sekunden.", "X: noch 1 Sekunde."},
+		"pl": {"X: zostało 5 sekund.", "X: zostały 2 sekundy.", "X: została 1 sekunda."},
+	}
+	for lang, texts := range want {
+		p := bt.NewProfile(t)
+		must(t, bt.Navigate(p, srv.URL+"/g/"+c.ID+"?lang="+lang))
+		waitFor(t, p, `document.getElementById("clocks").hidden`, false, "the clocks shown")
+		// The page's own clocks are drawn with the running clock at 4.5,
+		// 1.5 and 0.5 seconds; what they announce last is read out.
+		said, err := bt.Eval[[]string](p, `(async () => {
+			const base = document.querySelector("script[type=module]").src;
+			const { createClocks } = await import(new URL("clocks.js", base));
+			const { t } = await import(new URL("i18n.js", base));
+			return [4500, 1500, 500].map((ms) => {
+				let said = "";
+				const clocks = createClocks({ t, root: document.createElement("div"), announce: (text) => { said = text; },
+					colourName: () => "X", soundOn: () => false, mySeat: "" });
+				const clock = { white_ms: ms, black_ms: 60000, initial_ms: 60000, increment_ms: 0 };
+				clocks.update({ status: "playing", clock: { ...clock, running: "white" } });
+				clocks.update({ status: "over", clock: { ...clock, running: null } });
+				return said;
+			});
+		})()`)
+		must(t, err)
+		for i, text := range texts {
+			if i >= len(said) || said[i] != text {
+				t.Errorf("in %s the page says %q, want %q", lang, said, texts)
+				break
+			}
+		}
+	}
+}

@@ -107,7 +107,9 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
     for (const at of ANNOUNCE_AT) {
       if (ms <= at && ms > 0 && !done.has(at) && base.initial_ms > at) {
         done.add(at);
-        announce(t('clock.announce', { colour: colourName(seat), time: format(ms) }));
+        // Heard, a figure needs its unit; a tenth is of no use to a
+        // listener, and the whole second still to come is.
+        announce(t('clock.announce', { colour: colourName(seat), seconds: Math.ceil(ms / 1000) }));
       }
     }
     if (seat === mySeat && isLow(ms) && !done.has('sound')) {
