@@ -1,6 +1,7 @@
 // The arrow keys on a board, for a player: a watcher has nothing to
 // choose, and their page never loads this.
 import { t } from '../i18n.js';
+import { CHOICE } from './focus.js';
 
 // ARROWS are the arrow keys' directions on the screen.
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -19,7 +20,7 @@ export function arrowKeys(root) {
     const at = middle(from);
     let best = null;
     let bestScore = Infinity;
-    for (const el of root.querySelectorAll('[data-cell][tabindex="0"]')) {
+    for (const el of root.querySelectorAll(CHOICE)) {
       const p = middle(el);
       const along = (p.x - at.x) * dir[0] + (p.y - at.y) * dir[1];
       const across = Math.abs((p.x - at.x) * dir[1] - (p.y - at.y) * dir[0]);

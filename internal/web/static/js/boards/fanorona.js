@@ -13,7 +13,7 @@
 // create takes first.
 import { svg, arrowHead, pointList } from './svg.js';
 import { onSlide, onChoose } from './pointer.js';
-import { setChoosable, hasFocus, keepFocus } from './focus.js';
+import { setChoosable, hasFocus, keepFocus, CHOICE } from './focus.js';
 import { parseMarks } from './marks.js';
 import { still, glide, ghost } from './motion.js';
 import { button, standing } from '../controls.js';
@@ -411,7 +411,7 @@ function draw(b) {
   b.points.forEach((pt, i) => drawPoint(b, s, pt, i));
   drawTrail(b, s);
   drawControls(b, s.mine, s.building);
-  if (hadFocus) keepFocus(b.el, ['button.way-A', '.pt.target[tabindex="0"]', 'button.stop', '.pt[tabindex="0"]']);
+  if (hadFocus) keepFocus(b.el, ['button.way-A', `.pt.target${CHOICE}`, 'button.stop', `.pt${CHOICE}`]);
 }
 
 // scene gathers what draw shows: the board, whose choices are open, and

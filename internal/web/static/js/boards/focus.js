@@ -1,15 +1,60 @@
 // Keyboard focus on a board: which cells take it, and where it goes when
 // the cell that had it stops being a choice.
 
-// setChoosable makes el a button in the tab order when a player may choose
-// it, and a picture outside it otherwise. A cell that has the focus keeps
-// it when it stops being a choice (after the move made from it), so that
-// the focus does not fall back to the top of the page.
+// setChoosable makes el a button that takes the focus when a player may
+// choose it, and a picture outside it otherwise. A cell that has the focus
+// keeps it when it stops being a choice (after the move made from it), so
+// that the focus does not fall back to the top of the page.
+//
+// A board is one stop of Tab, not a stop per cell (a hundred presses to
+// get past it): one of its choices is in the tab order, the arrow keys go
+// between them (arrows.js), and the one last focused stays the stop.
 export function setChoosable(el, choosable) {
   el.setAttribute('role', choosable ? 'button' : 'img');
-  if (choosable) el.setAttribute('tabindex', '0');
-  else if (document.activeElement === el) el.setAttribute('tabindex', '-1');
+  if (choosable) {
+    if (el.getAttribute('tabindex') !== '0') el.setAttribute('tabindex', '-1');
+  } else if (document.activeElement === el) el.setAttribute('tabindex', '-1');
   else el.removeAttribute('tabindex');
+  const board = el.closest('svg[role="group"]');
+  if (board) roveLater(board);
+}
+
+// CHOICE is a cell, stack or point a player may choose now.
+export const CHOICE = '[data-cell][role="button"]';
+
+const due = new WeakSet(); // boards whose stop is to be chosen again
+
+// The stop follows the focus. Listened to on the document: a listener for
+// focus on an SVG element makes Chromium put that element in the order of
+// Tab.
+addEventListener('focusin', (e) => {
+  if (e.target.matches?.(CHOICE)) rove(e.target.closest('svg[role="group"]'));
+});
+
+// roveLater chooses the board's stop once it is drawn: its cells are
+// marked one by one.
+function roveLater(board) {
+  if (due.has(board)) return;
+  due.add(board);
+  queueMicrotask(() => {
+    due.delete(board);
+    rove(board);
+  });
+}
+
+// rove makes one choice of board the stop of Tab: the one with the focus;
+// with the focus on a cell no longer a choice (the one just played), the
+// next choice after it, so that Tab goes on from there; else the stop it
+// had, if still a choice; else the first.
+function rove(board) {
+  if (!board) return;
+  const choices = [...board.querySelectorAll(CHOICE)];
+  if (!choices.length) return;
+  const a = document.activeElement;
+  const after = a && board.contains(a) && a.matches('[data-cell]')
+    ? choices.find((c) => a.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) : null;
+  const stop = choices.find((c) => c === a) ?? after ?? choices.find((c) => c.getAttribute('tabindex') === '0') ?? choices[0];
+  for (const c of choices) c.setAttribute('tabindex', c === stop ? '0' : '-1');
 }
 
 // hasFocus says whether the focus is inside el.
@@ -43,7 +88,7 @@ export function keepFocus(el, selectors) {
 
 function moveFocus(el, selectors) {
   const a = document.activeElement;
-  if (a && el.contains(a) && (a.tagName === 'BUTTON' || a.getAttribute('tabindex') === '0')) return;
+  if (a && el.contains(a) && (a.tagName === 'BUTTON' || a.matches(CHOICE))) return;
   const kept = a && el.contains(a) && a.getAttribute('tabindex') === '-1';
   for (const sel of selectors) {
     const next = el.querySelector(sel);
