@@ -12,27 +12,24 @@ import (
 // share of the machine.
 //
 // Each game waits at most once, under a key: the address of the person
-// playing it against the computer (see searchKey). The keys take turns, each with
-// its games first come, first served, so that one address's ten games at
-// the strongest level hold anybody else's game up for one search of
-// theirs at most, not ten. The turns go in rounds: a key is due once a
-// round, a key that comes while one is under way is due in it, and a key
-// served is due in the next, even should its games run out meanwhile and
-// come back. A free goroutine serves the key with the fewest searches
-// running, so that one address takes a second goroutine only when nobody
-// with fewer waits, and among those the one due first.
+// playing it against the computer (see searchKey). The keys take turns,
+// each with its games first come, first served, so that one address's ten
+// games at the strongest level hold anybody else's game up for one search
+// at most, not ten. A key joins the line when its first game comes, and
+// goes to its end each time one of its searches ends: a key waits for at
+// most one search of each key ahead of it, however many come after it.
+// A free goroutine serves the key with the fewest searches running, so
+// that one address takes a second goroutine only when nobody with fewer
+// waits, and among those the one first in line.
 type thinkers struct {
 	work func(ctx context.Context, id, key string)
 	log  *slog.Logger
 
 	mu     sync.Mutex
 	wake   *sync.Cond
-	queued map[string]bool // the games waiting
-	// turns are the keys with games waiting or searched, and those that
-	// were served in the round under way: they are due in the next.
-	turns  map[string]*turn
-	round  int // the round under way
-	ticks  int // counts the keys becoming due, to keep their order
+	queued map[string]bool  // the games waiting
+	turns  map[string]*turn // the keys with games waiting or searched
+	ticks  int              // counts the keys joining the line, to keep its order
 	busy   int
 	closed bool
 
@@ -44,8 +41,7 @@ type thinkers struct {
 type turn struct {
 	games   []string // waiting, in the order they came
 	running int      // searches under way
-	round   int      // the round it is due in
-	tick    int      // when it became due: the first due is the first served
+	place   int      // in line: the lowest is served first
 }
 
 func newThinkers(n int, work func(ctx context.Context, id, key string), log *slog.Logger) *thinkers {
@@ -68,7 +64,7 @@ func (t *thinkers) add(id, key string) {
 	k := t.turns[key]
 	if k == nil {
 		t.ticks++
-		k = &turn{round: t.round, tick: t.ticks}
+		k = &turn{place: t.ticks}
 		t.turns[key] = k
 	}
 	t.queued[id] = true
@@ -116,8 +112,15 @@ func (t *thinkers) run(ctx context.Context) {
 
 		t.mu.Lock()
 		t.busy--
-		t.turns[key].running--
-		t.forget()
+		k := t.turns[key]
+		k.running--
+		if len(k.games) == 0 && k.running == 0 {
+			// Should it come back, it joins the line's end, as here.
+			delete(t.turns, key)
+		} else {
+			t.ticks++
+			k.place = t.ticks
+		}
 		t.mu.Unlock()
 	}
 }
@@ -126,8 +129,7 @@ func (t *thinkers) run(ctx context.Context) {
 func (t *thinkers) next() (id, key string) {
 	var k *turn
 	for name, c := range t.turns {
-		if len(c.games) > 0 && (k == nil || c.running < k.running ||
-			c.running == k.running && (c.round < k.round || c.round == k.round && c.tick < k.tick)) {
+		if len(c.games) > 0 && (k == nil || c.running < k.running || c.running == k.running && c.place < k.place) {
 			k, key = c, name
 		}
 	}
@@ -136,24 +138,5 @@ func (t *thinkers) next() (id, key string) {
 	delete(t.queued, id)
 	t.busy++
 	k.running++
-	if k.round > t.round {
-		t.round = k.round
-		t.forget()
-	}
-	t.ticks++
-	k.round, k.tick = t.round+1, t.ticks
 	return id, key
-}
-
-// forget drops the keys with nothing waiting or running whose place
-// tells nothing any more: those due in the round under way, which is
-// where a key that comes anew is due too, and every one once the
-// thinkers are idle.
-func (t *thinkers) forget() {
-	idle := t.busy == 0 && len(t.queued) == 0
-	for name, k := range t.turns {
-		if len(k.games) == 0 && k.running == 0 && (idle || k.round <= t.round) {
-			delete(t.turns, name)
-		}
-	}
 }

@@ -49,8 +49,8 @@ func (f *fakeSearches) work(ctx context.Context, id, key string) {
 	}
 }
 
-// One address's many games wait for another's only once each round: the
-// keys take turns, each key's games in the order they came. A game waits
+// One address's many games make another's wait for one search at most:
+// the keys take turns, each key's games in the order they came. A game waits
 // at most once, under the key it came with first.
 func TestThinkersTakeTurnsByAddress(t *testing.T) {
 	f := newFakeSearches()
@@ -89,10 +89,10 @@ func TestThinkersTakeTurnsByAddress(t *testing.T) {
 	}
 }
 
-// A key served is due in the next round, even when its game was its
-// last and it comes back with another: it does not pass a key that waits
-// for its turn in that round, as a key that came anew would.
-func TestThinkersKeepTheRound(t *testing.T) {
+// A key goes to the end of the line when a search of its ends: it waits
+// for the keys that were there before, not for those that come after,
+// however many come.
+func TestThinkersKeepTheLine(t *testing.T) {
 	f := newFakeSearches()
 	th := newThinkers(1, f.work, slog.New(slog.DiscardHandler))
 	t.Cleanup(th.close)
@@ -110,9 +110,28 @@ func TestThinkersKeepTheRound(t *testing.T) {
 		f.release(order[len(order)-1])
 		order = append(order, <-f.started)
 	}
-	if want := []string{"a1", "b1", "c1", "a2", "b2"}; !slices.Equal(order, want) {
+	if want := []string{"a1", "b1", "a2", "c1", "b2"}; !slices.Equal(order, want) {
 		t.Fatalf("searched %v, want %v", order, want)
 	}
+
+	// A newcomer for every search ending passes nobody already waiting.
+	next := func(done, want string) {
+		t.Helper()
+		f.release(done)
+		if id := <-f.started; id != want {
+			t.Fatalf("after %s, searched %s, want %s", done, id, want)
+		}
+	}
+	th.add("x1", "X")
+	th.add("y1", "Y")
+	next("b2", "x1")
+	th.add("x2", "X")
+	th.add("new0", "N0")
+	next("x1", "y1")
+	th.add("new1", "N1")
+	next("y1", "new0")
+	th.add("new2", "N2")
+	next("new0", "x2")
 }
 
 // An address that searches already waits, with more games, while
