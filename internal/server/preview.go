@@ -334,11 +334,15 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	etag := `"` + id + "-" + strconv.Itoa(p.version) + `"`
-	w.Header().Set("ETag", etag)
-	// Short: the position changes with the next move, and the address
-	// with its version.
-	w.Header().Set("Cache-Control", "public, max-age=60")
+	// Only a picture may be kept: what fails now may be drawn later.
+	cacheable := func() {
+		w.Header().Set("ETag", etag)
+		// Short: the position changes with the next move, and the
+		// address with its version.
+		w.Header().Set("Cache-Control", "public, max-age=60")
+	}
 	if r.Header.Get("If-None-Match") == etag {
+		cacheable()
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -355,7 +359,6 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 	if err == errPreviewCost || err == errPreviewBusy {
 		// Neither is the picture, to keep, nor a failure, to log.
 		lang := s.site.Lang(r)
-		w.Header().Del("ETag")
 		w.Header().Set("Cache-Control", "no-store")
 		if err == errPreviewCost {
 			w.Header().Set("Retry-After", "1")
@@ -371,9 +374,11 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 			return // nobody is left to answer
 		}
 		s.log.Error("drawing a preview", "game", id, "err", err)
+		w.Header().Set("Cache-Control", "no-store")
 		http.Error(w, "the position could not be drawn", http.StatusInternalServerError)
 		return
 	}
+	cacheable()
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Content-Length", strconv.Itoa(len(img)))
 	w.Write(img)

@@ -478,3 +478,19 @@ func TestPreviewCostsReads(t *testing.T) {
 	frozen(ts)
 	refusedAfter(t, 25, func(int) int { return fetchPreview(ts.URL + "/g/" + id + "/preview.png").status })
 }
+
+// A preview that could not be drawn is a failure of the moment: no cache
+// keeps it, and it carries no ETag that a 304 would later confirm.
+func TestPreviewFailureIsNotKept(t *testing.T) {
+	ts := newTestServer(t)
+	ts.srv.previews.draw = func(game string, view any) ([]byte, error) { return nil, errors.New("no memory") }
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	res, err := http.Get(ts.URL + "/g/" + g.id + "/preview.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusInternalServerError || res.Header.Get("Cache-Control") != "no-store" || res.Header.Get("ETag") != "" {
+		t.Fatalf("a preview not drawn: %d, Cache-Control %q, ETag %q", res.StatusCode, res.Header.Get("Cache-Control"), res.Header.Get("ETag"))
+	}
+}
