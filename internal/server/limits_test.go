@@ -233,6 +233,23 @@ func TestReadLimit(t *testing.T) {
 	}
 }
 
+// A request that no route takes, whatever its method, is answered with a
+// page, and counts as a read.
+func TestUnknownRequestsAreReads(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{ReadsPerSecond: 1})) // a burst of 6
+	frozen(ts)
+	reqs := [][2]string{{"POST", "/nothing/here"}, {"DELETE", "/"}, {"PUT", "/api/games"}, {"POST", "/api/nothing"}, {"PATCH", "/import"}, {"POST", "/x"}, {"POST", "/x"}}
+	refusedAfter(t, 6, func(i int) int {
+		req, _ := http.NewRequest(reqs[i][0], ts.URL+reqs[i][1], nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	})
+}
+
 func TestImportLimit(t *testing.T) {
 	ts := limitedServer(t, lenient(Config{ImportsPerMinute: 3})) // a burst of 1
 	frozen(ts)

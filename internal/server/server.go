@@ -329,12 +329,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(rec, r)
 }
 
-// limitsReads reports whether r counts against the reads limit: pages
-// and API reads do; the site's files (cached by the browser) and the
-// live route (limited by itself) do not.
+// limitsReads reports whether r counts against the reads limit: pages,
+// API reads and requests that no route takes do; the site's files
+// (cached by the browser) and the live route (limited by itself) do not.
 func (s *Server) limitsReads(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return false
+		// Changes are limited where they are made; a request that no
+		// route takes changes nothing, and its answer is a read's.
+		_, pattern := s.mux.Handler(r)
+		return pattern == "/" || pattern == "/api/"
 	}
 	p := r.URL.Path
 	return !strings.HasPrefix(p, s.site.StaticPrefix()) && p != "/sw.js" && p != "/healthz" && p != "/readyz" && p != "/metrics" && !isLivePath(p)
