@@ -190,9 +190,9 @@ func (r *Record) setTag(s string, seen map[string]bool) error {
 		r.Reason = value
 	case "TimeControl":
 		// PGN writes "-" for a game without a clock, "?" for one not
-		// known; the site reads no other form than its own.
+		// known.
 		if value != "-" && value != "?" && !timeControl.MatchString(value) {
-			return Refuse(Because("why.record.time_control", `TimeControl must be seconds and an increment, such as "180+2", or "1/" and the seconds for a move, such as "1/259200"`))
+			return Refuse(Because("why.record.time_control", `TimeControl must be written as in PGN, such as "180+2", "40/7200:3600" or "1/259200"`))
 		}
 		if value != "-" && value != "?" {
 			r.TimeControl = value
@@ -201,7 +201,10 @@ func (r *Record) setTag(s string, seen map[string]bool) error {
 	return nil
 }
 
-var timeControl = regexp.MustCompile(`^([0-9]{1,6}(\+[0-9]{1,4})?|1/[0-9]{1,7})$`)
+// timeControl is PGN's TimeControl: periods apart by ":", each moves in
+// seconds ("40/7200"), seconds with an increment ("180+2"), or a
+// sandglass ("*180").
+var timeControl = regexp.MustCompile(`^([0-9]{1,7}/[0-9]{1,8}|[0-9]{1,8}(\+[0-9]{1,5})?|\*[0-9]{1,8})(:([0-9]{1,7}/[0-9]{1,8}|[0-9]{1,8}(\+[0-9]{1,5})?|\*[0-9]{1,8})){0,9}$`)
 
 // siteEndings are the endings a site records beside the moves, which the
 // rules cannot see in them, each with whether it has a winner.

@@ -20,7 +20,7 @@ func TestRecordText(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(back, r) {
 		t.Fatalf("round trip: %+v, %v", back, err)
 	}
-	for value, want := range map[string]string{"1/259200": "1/259200", "300": "300", "-": "", "?": ""} {
+	for value, want := range map[string]string{"1/259200": "1/259200", "300": "300", "40/7200:3600": "40/7200:3600", "*180": "*180", "-": "", "?": ""} {
 		r, err := game.ParseText("[Game \"dvonn\"]\n[TimeControl \"" + value + "\"]\n")
 		if err != nil || r.TimeControl != want {
 			t.Errorf("TimeControl %q read as %q, %v; want %q", value, r.TimeControl, err, want)
@@ -34,17 +34,18 @@ func TestRecordText(t *testing.T) {
 
 func TestParseTextErrors(t *testing.T) {
 	for text, want := range map[string]string{
-		"":                                      "no [Game",
-		"1. e5":                                 "no [Game",
-		"[Game havannah]":                       "double quotes",
-		"[Game \"havannah\"\n":                  "looks like",
-		"[Game \"havannah\"]\n2. e5":            "line 2: move number 2., expected 1",
-		"[Game \"x\"]\n1. e5 3. d4":             "move number 3., expected 2",
-		"[Game \"x\"]\n1. e5\n[Date \"y\"]":     "line 3: a header line after the moves",
-		"[Game \"x\"]\n[Options \"size=x\"]":    "not name=number",
-		"[Game \"x\"]\n[Winner \"everyone\"]":   "Winner must be",
-		"[Game \"x\"]\n[TimeControl \"5 min\"]": "TimeControl must be",
-		"[Game \"x\"]\n[TimeControl \"2/60\"]":  "TimeControl must be",
+		"":                                        "no [Game",
+		"1. e5":                                   "no [Game",
+		"[Game havannah]":                         "double quotes",
+		"[Game \"havannah\"\n":                    "looks like",
+		"[Game \"havannah\"]\n2. e5":              "line 2: move number 2., expected 1",
+		"[Game \"x\"]\n1. e5 3. d4":               "move number 3., expected 2",
+		"[Game \"x\"]\n1. e5\n[Date \"y\"]":       "line 3: a header line after the moves",
+		"[Game \"x\"]\n[Options \"size=x\"]":      "not name=number",
+		"[Game \"x\"]\n[Winner \"everyone\"]":     "Winner must be",
+		"[Game \"x\"]\n[TimeControl \"5 min\"]":   "TimeControl must be",
+		"[Game \"x\"]\n[TimeControl \"300+2.5\"]": "TimeControl must be",
+		"[Game \"x\"]\n[TimeControl \"40/\"]":     "TimeControl must be",
 		// The last of several would win unseen: each is said once.
 		"[Game \"x\"]\n[Black \"a\"]\n[Black \"b\"]":         "line 3: Black is given more than once",
 		"[Game \"dvonn\"]\n[Game \"havannah\"]":              "line 2: Game is given more than once",

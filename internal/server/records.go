@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"bretter/game"
 	"bretter/internal/clock"
@@ -109,10 +110,13 @@ func timeControl(c clock.Control) string {
 		return ""
 	case c.Days != 0:
 		return fmt.Sprintf("1/%d", c.Days*24*60*60)
-	case c.Increment == 0:
-		return strconv.Itoa(int(c.Initial.Seconds()))
 	}
-	return fmt.Sprintf("%d+%d", int(c.Initial.Seconds()), int(c.Increment.Seconds()))
+	// PGN counts whole seconds; a time set in minutes may have parts.
+	secs := func(d time.Duration) int64 { return int64(d.Round(time.Second) / time.Second) }
+	if c.Increment == 0 {
+		return strconv.FormatInt(secs(c.Initial), 10)
+	}
+	return fmt.Sprintf("%d+%d", secs(c.Initial), secs(c.Increment))
 }
 
 // writeRecord renders a record in the game's own format, or as text.
