@@ -56,10 +56,11 @@ func turnsRound(r rune) bool {
 
 // visible reports whether r shows anything. Format characters such as
 // the zero-width space and joiners, variation selectors and the fillers
-// that draw nothing are only invisible; they may sit in a name, since
+// that draw nothing (the blank Braille pattern among them, which no
+// property names) are only invisible; they may sit in a name, since
 // emoji and some scripts need them, but not make one up.
 func visible(r rune) bool {
-	return !unicode.IsSpace(r) && !unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+	return !unicode.IsSpace(r) && r != '\u2800' && !unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // badLine refuses a line that a person wrote, for why.

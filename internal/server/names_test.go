@@ -27,6 +27,7 @@ func TestNames(t *testing.T) {
 		{g.black, "Bob\u2067", http.StatusBadRequest},
 		{g.black, "\u200b\u2060", http.StatusBadRequest},
 		{g.black, "\u3164", http.StatusBadRequest},
+		{g.black, "\u2800\u2800", http.StatusBadRequest},
 		{g.black, "שלום\u200f", http.StatusOK},
 		{g.black, "👩\u200d💻 ن\u200cی", http.StatusOK},
 		{"", "nobody", http.StatusForbidden},
