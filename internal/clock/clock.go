@@ -135,6 +135,11 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time, dow
 	if started < 0 {
 		return s
 	}
+	end := now
+	if playing {
+		end = time.Time{}
+	}
+	down = down.seen(moves, end)
 	last := moves[started].At
 	for _, m := range moves[started+1:] {
 		used := down.up(last, m.At)
@@ -197,6 +202,39 @@ func NewDowntime(outages []Outage) Downtime {
 		d.spans = append(d.spans, o)
 	}
 	return d
+}
+
+// seen is d less what the game's own times show up: an outage begins
+// when the site was last noted up, which may be up to a note's interval,
+// or a stop's last answers, before it stopped, and whatever the game
+// stored meanwhile was stored while the site was up. Such an outage
+// begins at the last of the moves (or end, if not zero) within it, so
+// that a move is charged to its mover and a game lost on time ends with
+// no time left.
+func (d Downtime) seen(moves []Move, end time.Time) Downtime {
+	var spans []Outage
+	for i, o := range d.spans {
+		from := o.From
+		for _, m := range moves {
+			if m.At.After(from) && m.At.Before(o.To) {
+				from = m.At
+			}
+		}
+		if !end.IsZero() && end.After(from) && end.Before(o.To) {
+			from = end
+		}
+		if from.Equal(o.From) {
+			continue
+		}
+		if spans == nil {
+			spans = slices.Clone(d.spans)
+		}
+		spans[i].From = from
+	}
+	if spans == nil {
+		return d
+	}
+	return Downtime{spans}
 }
 
 // from is the index of the first outage that ends after t: the outages

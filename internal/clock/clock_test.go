@@ -107,6 +107,10 @@ func TestAtLeavesOutDowntime(t *testing.T) {
 			State{White: 16 * time.Second, Black: 14 * time.Second}},
 		{"a move's time leaves the outage out", live, moves("white", 0.0, "black", 10.0, "white", 14.0), true, 14, down(11, 13),
 			State{White: 18 * time.Second, Black: 20 * time.Second, Running: "black", Deadline: at(34)}},
+		{"a move within an outage was made with the site up: the outage begins at it", live, moves("white", 0.0, "black", 10.0, "white", 14.0), true, 25, down(12, 20),
+			State{White: 16 * time.Second, Black: 15 * time.Second, Running: "black", Deadline: at(40)}},
+		{"a game lost on time just before an outage ends with no time left", live, game, false, 30, down(29.5, 60),
+			State{White: 0, Black: 20 * time.Second}},
 		{"days per move: the day is a day of the site up", days, game, true, 3600, down(100, 1900),
 			State{White: day - 1790*time.Second, Black: day, Running: "white", Deadline: at(10 + 1800).Add(day)}},
 	} {

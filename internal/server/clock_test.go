@@ -455,3 +455,34 @@ func TestOutageLearnedWhileUp(t *testing.T) {
 		t.Fatalf("after the next note: white has %d ms, want 15000 as the other instance says", c.WhiteMS)
 	}
 }
+
+// A game lost on time after the last note that the site was up, just
+// before it went down, still ends with no time left once the outage is
+// known: what the game stored, it stored with the site up.
+func TestFlagJustBeforeAnOutage(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	if err := ts.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
+	ts.play(t, g, "c3 d4")
+	ft.advance(19500 * time.Millisecond)
+	if err := ts.srv.hub.noteUp(t.Context()); err != nil { // the last note
+		t.Fatal(err)
+	}
+	ft.advance(700 * time.Millisecond) // White's time runs out
+	if s := ts.state(t, g.id, ""); s.Status != "over" || s.Result.Reason != "timeout" || s.Clock.WhiteMS != 0 {
+		t.Fatalf("before the crash: %s %+v %+v", s.Status, s.Result, s.Clock)
+	}
+	ts.srv.hub.stop()
+	ft.advance(30 * time.Second)
+	again := restartOn(t, ts)
+	useFakeTimeAt(again, ft)
+	if err := again.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if s := again.state(t, g.id, ""); s.Clock.WhiteMS != 0 {
+		t.Errorf("after the restart: lost on time with %d ms left on White's clock", s.Clock.WhiteMS)
+	}
+}

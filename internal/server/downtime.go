@@ -19,8 +19,10 @@ import (
 // and no instance was up during it: every instance that works out a
 // clock across it knows it, so every instance, a restart and a replay
 // agree on the clocks. A site down for less than downAfter charges the
-// player to move for it; one down for longer charges them at most the
-// time from the last sign of life to the crash, under seenUpEvery.
+// player to move for it. A longer outage begins at the last note, which
+// may be up to seenUpEvery before a crash (or a stop's last answers
+// after it): that time is charged to nobody, but for a game that stored
+// something meanwhile, the outage begins there instead (clock.At).
 // Should the notes of the instances up come later than downAfter (a
 // store that stalls), one starting meanwhile records an outage they were
 // up for; each learns of it with its next note, so that they disagree on
