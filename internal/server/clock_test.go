@@ -167,13 +167,7 @@ func TestClocksSurviveARestart(t *testing.T) {
 // with the time they had then, and ends the game on time only once that
 // is spent, at the deadline moved on by the outage.
 func TestDowntimeIsNotCharged(t *testing.T) {
-	ts := newTestServer(t)
-	ft := useFakeTime(ts)
-	if err := ts.srv.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
-	ts.play(t, g, "c3 d4")
+	ts, ft, g := startedWithAClock(t)
 	ft.advance(5 * time.Second)
 	if _, err := ts.store.SeenUp(t.Context(), ft.now); err != nil { // the last sign of life
 		t.Fatal(err)
@@ -429,13 +423,7 @@ func TestTimerFiredEarlyArmsAgain(t *testing.T) {
 // starting while the notes were late, recorded: they agree on the clocks
 // again.
 func TestOutageLearnedWhileUp(t *testing.T) {
-	ts := newTestServer(t)
-	ft := useFakeTime(ts)
-	if err := ts.srv.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
-	ts.play(t, g, "c3 d4")
+	ts, ft, g := startedWithAClock(t)
 	ft.advance(5 * time.Second)
 	if err := ts.srv.hub.noteUp(t.Context()); err != nil {
 		t.Fatal(err)
@@ -460,13 +448,7 @@ func TestOutageLearnedWhileUp(t *testing.T) {
 // before it went down, still ends with no time left once the outage is
 // known: what the game stored, it stored with the site up.
 func TestFlagJustBeforeAnOutage(t *testing.T) {
-	ts := newTestServer(t)
-	ft := useFakeTime(ts)
-	if err := ts.srv.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
-	ts.play(t, g, "c3 d4")
+	ts, ft, g := startedWithAClock(t)
 	ft.advance(19500 * time.Millisecond)
 	if err := ts.srv.hub.noteUp(t.Context()); err != nil { // the last note
 		t.Fatal(err)
@@ -485,4 +467,18 @@ func TestFlagJustBeforeAnOutage(t *testing.T) {
 	if s := again.state(t, g.id, ""); s.Clock.WhiteMS != 0 {
 		t.Errorf("after the restart: lost on time with %d ms left on White's clock", s.Clock.WhiteMS)
 	}
+}
+
+// startedWithAClock is a server started on a fake clock, with a game on a
+// 20 s clock whose clocks run: White is to move.
+func startedWithAClock(t *testing.T) (*testServer, *fakeTime, testGame) {
+	t.Helper()
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	if err := ts.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
+	ts.play(t, g, "c3 d4")
+	return ts, ft, g
 }

@@ -35,6 +35,31 @@ func (f *fakeSearches) gate(id string) chan struct{} {
 // release ends the search of game id, once it runs.
 func (f *fakeSearches) release(id string) { f.gate(id) <- struct{}{} }
 
+// startThinkers starts n goroutines of thinkers on fake searches.
+func startThinkers(t *testing.T, n int) (*fakeSearches, *thinkers) {
+	f := newFakeSearches()
+	th := newThinkers(n, f.work, slog.New(slog.DiscardHandler))
+	t.Cleanup(th.close)
+	return f, th
+}
+
+// first checks that the search of game want starts, with none before.
+func (f *fakeSearches) first(t *testing.T, want string) {
+	t.Helper()
+	if id := <-f.started; id != want {
+		t.Fatalf("searched %s first, want %s", id, want)
+	}
+}
+
+// next ends the search of game done and checks that want's starts.
+func (f *fakeSearches) next(t *testing.T, done, want string) {
+	t.Helper()
+	f.release(done)
+	if id := <-f.started; id != want {
+		t.Fatalf("after %s, searched %s, want %s", done, id, want)
+	}
+}
+
 func (f *fakeSearches) work(ctx context.Context, id, key string) {
 	f.running.Add(1)
 	defer f.running.Add(-1)
@@ -53,13 +78,9 @@ func (f *fakeSearches) work(ctx context.Context, id, key string) {
 // the keys take turns, each key's games in the order they came. A game waits
 // at most once, under the key it came with first.
 func TestThinkersTakeTurnsByAddress(t *testing.T) {
-	f := newFakeSearches()
-	th := newThinkers(1, f.work, slog.New(slog.DiscardHandler))
-	t.Cleanup(th.close)
+	f, th := startThinkers(t, 1)
 	th.add("a1", "A")
-	if id := <-f.started; id != "a1" {
-		t.Fatalf("first search: %s", id)
-	}
+	f.first(t, "a1")
 	for _, id := range []string{"a2", "a3", "a4", "a5"} {
 		th.add(id, "A")
 	}
@@ -83,81 +104,50 @@ func TestThinkersTakeTurnsByAddress(t *testing.T) {
 	}
 	// A game searched may be queued again, for its next move.
 	th.add("a5", "A")
-	f.release("a5")
-	if id := <-f.started; id != "a5" {
-		t.Fatalf("searched %s, want a5 again", id)
-	}
+	f.next(t, "a5", "a5")
 }
 
 // A key goes to the end of the line when a search of its ends: it waits
 // for the keys that were there before, not for those that come after,
 // however many come.
 func TestThinkersKeepTheLine(t *testing.T) {
-	f := newFakeSearches()
-	th := newThinkers(1, f.work, slog.New(slog.DiscardHandler))
-	t.Cleanup(th.close)
+	f, th := startThinkers(t, 1)
 	th.add("a1", "A")
-	order := []string{<-f.started}
+	f.first(t, "a1")
 	th.add("a2", "A")
 	th.add("b1", "B")
-	f.release("a1")
-	order = append(order, <-f.started)
+	f.next(t, "a1", "b1")
 	th.add("c1", "C")
-	f.release("b1")
-	order = append(order, <-f.started)
+	f.next(t, "b1", "a2")
 	th.add("b2", "B")
-	for range 2 {
-		f.release(order[len(order)-1])
-		order = append(order, <-f.started)
-	}
-	if want := []string{"a1", "b1", "a2", "c1", "b2"}; !slices.Equal(order, want) {
-		t.Fatalf("searched %v, want %v", order, want)
-	}
+	f.next(t, "a2", "c1")
+	f.next(t, "c1", "b2")
 
 	// A newcomer for every search ending passes nobody already waiting.
-	next := func(done, want string) {
-		t.Helper()
-		f.release(done)
-		if id := <-f.started; id != want {
-			t.Fatalf("after %s, searched %s, want %s", done, id, want)
-		}
-	}
 	th.add("x1", "X")
 	th.add("y1", "Y")
-	next("b2", "x1")
+	f.next(t, "b2", "x1")
 	th.add("x2", "X")
 	th.add("new0", "N0")
-	next("x1", "y1")
+	f.next(t, "x1", "y1")
 	th.add("new1", "N1")
-	next("y1", "new0")
+	f.next(t, "y1", "new0")
 	th.add("new2", "N2")
-	next("new0", "x2")
+	f.next(t, "new0", "x2")
 }
 
 // An address that searches already waits, with more games, while
 // another with none running has one: it takes no second goroutine.
 func TestThinkersShareTheGoroutines(t *testing.T) {
-	f := newFakeSearches()
-	th := newThinkers(2, f.work, slog.New(slog.DiscardHandler))
-	t.Cleanup(th.close)
+	f, th := startThinkers(t, 2)
 	th.add("a1", "A")
-	if id := <-f.started; id != "a1" {
-		t.Fatalf("first search: %s", id)
-	}
+	f.first(t, "a1")
 	th.add("b1", "B")
-	if id := <-f.started; id != "b1" {
-		t.Fatalf("second search: %s", id)
-	}
+	f.first(t, "b1") // while a1 is searched
 	th.add("a2", "A")
 	th.add("b2", "B")
-	f.release("b1")
-	if id := <-f.started; id != "b2" {
-		t.Fatalf("with a1 searched, %s's search started, want b2's", id)
-	}
-	f.release("a1")
-	if id := <-f.started; id != "a2" {
-		t.Fatalf("then %s's search started, want a2's", id)
-	}
+	f.next(t, "b1", "b2") // a1 is searched still: A waits
+	f.next(t, "a1", "a2")
 }
 
 // Closing stops the searches under way, and nothing waiting starts.
