@@ -275,20 +275,35 @@ func Navigate(ctx context.Context, url string) error {
 // Click waits until an element matching the CSS selector is visible and
 // clicks its centre with the mouse.
 func Click(ctx context.Context, selector string) error {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(selector))); err != nil {
+	if err := again(ctx, func(ctx context.Context) error { return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(selector))) }); err != nil {
 		return fmt.Errorf("clicking %q: %w", selector, err)
 	}
 	return nil
 }
 
+// again runs act until it does not find its element drawn anew between
+// being found and being acted on, as a person clicks again on what the
+// page has just redrawn, within the usual timeout.
+func again(ctx context.Context, act func(context.Context) error) error {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	for {
+		err := act(ctx)
+		if err == nil || !strings.Contains(err.Error(), "Could not find node with given id") || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pollInterval):
+		}
+	}
+}
+
 // Tap is Click with a finger; it needs a Phone profile, as only a touch
 // screen delivers touch events.
 func Tap(ctx context.Context, selector string) error {
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Tap(chromedp.CSS(selector))); err != nil {
+	if err := again(ctx, func(ctx context.Context) error { return chromedp.Do(ctx, chromedp.Tap(chromedp.CSS(selector))) }); err != nil {
 		return fmt.Errorf("tapping %q: %w", selector, err)
 	}
 	return nil
