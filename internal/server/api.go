@@ -285,6 +285,9 @@ func noteCause(w http.ResponseWriter, e *Error, err error) {
 // apiUnknown answers what no route of the API takes in the API's own
 // words: a path it has with another method, or no such path.
 func (s *Server) apiUnknown(w http.ResponseWriter, r *http.Request) {
+	if !s.unknownRead(w, r) {
+		return
+	}
 	allow := s.allowed(r)
 	if len(allow) == 0 {
 		writeError(w, refuse(http.StatusNotFound, "not_found", "the API has no %.100q", r.URL.Path))

@@ -84,6 +84,9 @@ var errNoPage = refuse(http.StatusNotFound, "not_found", "no such page")
 // path it has with another method, or no such path. ServeMux would answer
 // in plain English.
 func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
+	if !s.unknownRead(w, r) {
+		return
+	}
 	lang := s.site.Lang(r)
 	allow := s.allowed(r)
 	if len(allow) == 0 {

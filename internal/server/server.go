@@ -317,27 +317,41 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.refuseCrossSite(rec, r)
 		return
 	}
-	if s.limitsReads(r) && !s.reads.allow(o.client, s.hub.now()) {
-		w.Header().Set("Retry-After", "1")
-		msg := "too many requests from your address: slow down"
-		if !strings.HasPrefix(r.URL.Path, "/api/") {
-			msg = s.site.T(s.site.Lang(r), "error.rate")
-		}
-		s.refuse(rec, r, refuse(http.StatusTooManyRequests, "rate", "%s", msg))
+	if s.limitsReads(r) && !s.read(rec, r) {
 		return
 	}
 	s.mux.ServeHTTP(rec, r)
 }
 
-// limitsReads reports whether r counts against the reads limit: pages,
-// API reads and requests that no route takes do; the site's files
-// (cached by the browser) and the live route (limited by itself) do not.
+// read charges r to its address's reads, and answers it with a refusal
+// if they are spent.
+func (s *Server) read(w http.ResponseWriter, r *http.Request) bool {
+	if s.reads.allow(clientKey(r), s.hub.now()) {
+		return true
+	}
+	w.Header().Set("Retry-After", "1")
+	msg := "too many requests from your address: slow down"
+	if !strings.HasPrefix(r.URL.Path, "/api/") {
+		msg = s.site.T(s.site.Lang(r), "error.rate")
+	}
+	s.refuse(w, r, refuse(http.StatusTooManyRequests, "rate", "%s", msg))
+	return false
+}
+
+// unknownRead charges a request that no route takes as a read, whatever
+// its method: changes are limited where they are made, and this one
+// changes nothing. A GET or HEAD was charged already.
+func (s *Server) unknownRead(w http.ResponseWriter, r *http.Request) bool {
+	return s.limitsReads(r) || s.read(w, r)
+}
+
+// limitsReads reports whether r counts against the reads limit before it
+// is routed: pages and API reads do (and requests that no route takes,
+// see unknownRead); the site's files (cached by the browser) and the
+// live route (limited by itself) do not.
 func (s *Server) limitsReads(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		// Changes are limited where they are made; a request that no
-		// route takes changes nothing, and its answer is a read's.
-		_, pattern := s.mux.Handler(r)
-		return pattern == "/" || pattern == "/api/"
+		return false
 	}
 	p := r.URL.Path
 	return !strings.HasPrefix(p, s.site.StaticPrefix()) && p != "/sw.js" && p != "/healthz" && p != "/readyz" && p != "/metrics" && !isLivePath(p)
