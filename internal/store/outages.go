@@ -46,12 +46,8 @@ func outageSince(seen string, now time.Time, gap time.Duration) (clock.Outage, b
 // (see Started) reaches this one within a note.
 func (s *SQLite) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error) {
 	var outages []clock.Outage
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
-			return err
-		}
-		var err error
-		outages, err = sqliteOutages(ctx, tx)
+	err := s.tx(ctx, func(tx *sql.Tx) (err error) {
+		outages, err = sqliteSeenUp(ctx, tx, at)
 		return err
 	})
 	if err != nil {
@@ -60,7 +56,11 @@ func (s *SQLite) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, erro
 	return outages, nil
 }
 
-func sqliteOutages(ctx context.Context, tx *sql.Tx) ([]clock.Outage, error) {
+// sqliteSeenUp is SeenUp within tx.
+func sqliteSeenUp(ctx context.Context, tx *sql.Tx, at time.Time) ([]clock.Outage, error) {
+	if _, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
+		return nil, err
+	}
 	rows, err := tx.QueryContext(ctx, outagesQuery)
 	if err != nil {
 		return nil, err
@@ -79,8 +79,7 @@ func sqliteOutages(ctx context.Context, tx *sql.Tx) ([]clock.Outage, error) {
 
 // Started is told by an instance that starts at now: should the site
 // not have been seen up for longer than gap, it records the outage from
-// then to now. It notes the site up at now and returns every outage,
-// oldest first.
+// then to now. Then it is SeenUp at now.
 func (s *SQLite) Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error) {
 	var outages []clock.Outage
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -100,10 +99,7 @@ func (s *SQLite) Started(ctx context.Context, now time.Time, gap time.Duration) 
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
-			return err
-		}
-		outages, err = sqliteOutages(ctx, tx)
+		outages, err = sqliteSeenUp(ctx, tx, now)
 		return err
 	})
 	if err != nil {
@@ -116,12 +112,8 @@ func (s *SQLite) Started(ctx context.Context, now time.Time, gap time.Duration) 
 // outage, oldest first.
 func (s *Postgres) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error) {
 	var outages []clock.Outage
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
-			return err
-		}
-		var err error
-		outages, err = pgOutages(ctx, tx)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
+		outages, err = pgSeenUp(ctx, tx, at)
 		return err
 	})
 	if err != nil {
@@ -130,7 +122,11 @@ func (s *Postgres) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, er
 	return outages, nil
 }
 
-func pgOutages(ctx context.Context, tx pgx.Tx) ([]clock.Outage, error) {
+// pgSeenUp is SeenUp within tx.
+func pgSeenUp(ctx context.Context, tx pgx.Tx, at time.Time) ([]clock.Outage, error) {
+	if _, err := tx.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
+		return nil, err
+	}
 	rows, err := tx.Query(ctx, outagesQuery)
 	if err != nil {
 		return nil, err
@@ -146,8 +142,7 @@ func pgOutages(ctx context.Context, tx pgx.Tx) ([]clock.Outage, error) {
 
 // Started is told by an instance that starts at now: should the site
 // not have been seen up for longer than gap, it records the outage from
-// then to now. It notes the site up at now and returns every outage,
-// oldest first.
+// then to now. Then it is SeenUp at now.
 func (s *Postgres) Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error) {
 	var outages []clock.Outage
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -167,10 +162,7 @@ func (s *Postgres) Started(ctx context.Context, now time.Time, gap time.Duration
 				return err
 			}
 		}
-		if _, err := tx.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
-			return err
-		}
-		outages, err = pgOutages(ctx, tx)
+		outages, err = pgSeenUp(ctx, tx, now)
 		return err
 	})
 	if err != nil {
