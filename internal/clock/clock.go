@@ -212,8 +212,13 @@ func NewDowntime(outages []Outage) Downtime {
 // that a move is charged to its mover and a game lost on time ends with
 // no time left.
 func (d Downtime) seen(moves []Move, end time.Time) Downtime {
+	if len(moves) == 0 {
+		return d
+	}
 	var spans []Outage
-	for i, o := range d.spans {
+	// The outages before the game's first move are over before it too.
+	for i := d.from(moves[0].At); i < len(d.spans); i++ {
+		o := d.spans[i]
 		from := o.From
 		for _, m := range moves {
 			if m.At.After(from) && m.At.Before(o.To) {
