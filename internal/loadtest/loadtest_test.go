@@ -566,3 +566,25 @@ func TestEarlyMessageOwnsItsMoves(t *testing.T) {
 		t.Errorf("kept %q", c.early[0].Legal)
 	}
 }
+
+func TestMoveMessage(t *testing.T) {
+	for _, tt := range []struct {
+		id   int64
+		ply  int
+		move string
+	}{{1, 0, "e5"}, {123456789012, 250, "d4-d6,c3"}, {7, 3, `a"b\c`}} {
+		msg := moveMessage(tt.id, tt.ply, tt.move)
+		var got struct {
+			Type string
+			ID   int64
+			Ply  int
+			Move string
+		}
+		if err := json.Unmarshal(msg, &got); err != nil {
+			t.Fatalf("moveMessage(%d, %d, %q) = %s: %v", tt.id, tt.ply, tt.move, msg, err)
+		}
+		if got.Type != "move" || got.ID != tt.id || got.Ply != tt.ply || got.Move != tt.move {
+			t.Errorf("moveMessage(%d, %d, %q) = %s", tt.id, tt.ply, tt.move, msg)
+		}
+	}
+}

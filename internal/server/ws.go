@@ -367,10 +367,11 @@ func (u undoList) run() {
 // with the events).
 func (s *Server) handleMessage(ctx context.Context, client, id, secret string, sub *subscriber, data []byte, received time.Time) (reply, bool) {
 	var m clientMessage
-	if err := decodeStrict(data, &m); err != nil {
+	if id, ply, move, ok := plainMove(data); ok {
+		m = clientMessage{Type: "move", ID: id, Ply: &ply, Move: move}
+	} else if err := decodeStrict(data, &m); err != nil {
 		return errorReply(messageID(data), refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
-	}
-	if name := foreignMember(m.Type, data); name != "" {
+	} else if name := foreignMember(m.Type, data); name != "" {
 		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "a %q message has no %q", m.Type, name)), true
 	}
 	var err error
