@@ -14,9 +14,9 @@ var plainMoveCases = []struct {
 	{`{"type":"move","id":9223372036854775807,"ply":1,"move":"a1"}`, true},
 	{`{"type":"move","id":9223372036854775808,"ply":1,"move":"a1"}`, false}, // too large
 	{`{"type":"move","id":1,"ply":1,"move":"a1","move":"b2"}`, false},       // twice
-	{`{"type":"move","id":1,"ply":1}`, false},                                // no move
-	{`{"type":"move","ply":1,"move":"a1"}`, false},                           // no id: the general way reads 0
-	{`{"type":"move","id":1,"ply":1,"move":"a1","text":"x"}`, false},         // a member of another type
+	{`{"type":"move","id":1,"ply":1}`, false},                               // no move
+	{`{"type":"move","ply":1,"move":"a1"}`, false},                          // no id: the general way reads 0
+	{`{"type":"move","id":1,"ply":1,"move":"a1","text":"x"}`, false},        // a member of another type
 	{`{"type":"move","id":1,"ply":1.0,"move":"a1"}`, false},
 	{`{"type":"move","id":1,"ply":1e1,"move":"a1"}`, false},
 	{`{"type":"move","id":1,"ply":01,"move":"a1"}`, false},
