@@ -297,12 +297,32 @@ func (c *previews) drawBounded(ctx context.Context, p pagePosition) ([]byte, err
 // lookup is the picture kept for key, marked as the last one used; c.mu
 // is held.
 func (c *previews) lookup(key previewKey) []byte {
-	e := c.byID[key.id]
-	if e == nil || e.Value.(*previewImage).version != key.version {
+	e := c.entry(key)
+	if e == nil {
 		return nil
 	}
 	c.order.MoveToFront(e)
 	return e.Value.(*previewImage).png
+}
+
+// kept reports the size of the picture kept for key, if there is one,
+// without counting it as used: nobody is sent it.
+func (c *previews) kept(key previewKey) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entry(key)
+	if e == nil {
+		return 0, false
+	}
+	return len(e.Value.(*previewImage).png), true
+}
+
+// entry is the element of the picture kept for key, or nil; c.mu is held.
+func (c *previews) entry(key previewKey) *list.Element {
+	if e := c.byID[key.id]; e != nil && e.Value.(*previewImage).version == key.version {
+		return e
+	}
+	return nil
 }
 
 // add keeps png for key, in place of an older version of the game, and
@@ -337,13 +357,15 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 	// Only a picture may be kept: what fails now may be drawn later.
 	cacheable := func() {
 		w.Header().Set("ETag", etag)
-		// Short: the position changes with the next move, and the
-		// address with its version.
-		w.Header().Set("Cache-Control", "public, max-age=60")
+		w.Header().Set("Cache-Control", previewCaching)
 	}
 	if r.Header.Get("If-None-Match") == etag {
 		cacheable()
 		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if r.Method == http.MethodHead {
+		s.previewHead(w, previewKey{id, p.version}, cacheable)
 		return
 	}
 	// Drawing costs as much of the address's reads as a second brings
@@ -382,4 +404,23 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Content-Length", strconv.Itoa(len(img)))
 	w.Write(img)
+}
+
+// Short: the position changes with the next move, and the address with
+// its version.
+const previewCaching = "public, max-age=60"
+
+// previewHead answers a HEAD for a preview as its GET would, but draws
+// nothing: net/http would only throw the picture away, after it took a
+// place to draw and a second of the address's reads. The picture's ETag
+// and length are told only once it is kept, since drawing it may yet fail.
+func (s *Server) previewHead(w http.ResponseWriter, key previewKey, cacheable func()) {
+	w.Header().Set("Content-Type", "image/png")
+	if size, ok := s.previews.kept(key); ok {
+		cacheable()
+		w.Header().Set("Content-Length", strconv.Itoa(size))
+	} else {
+		w.Header().Set("Cache-Control", previewCaching)
+	}
+	w.WriteHeader(http.StatusOK)
 }

@@ -494,3 +494,93 @@ func TestPreviewFailureIsNotKept(t *testing.T) {
 		t.Fatalf("a preview not drawn: %d, Cache-Control %q, ETag %q", res.StatusCode, res.Header.Get("Cache-Control"), res.Header.Get("ETag"))
 	}
 }
+
+func headPreview(t *testing.T, url string, header ...string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("HEAD", url, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res
+}
+
+// A HEAD for a preview says what a GET would, and never draws: net/http
+// would only throw the picture away. Its ETag and length are told once
+// the picture is kept.
+func TestPreviewHeadDoesNotDraw(t *testing.T) {
+	ts := newTestServer(t)
+	f := holdDrawing(t, ts.srv.previews, "")
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	url := ts.URL + "/g/" + g.id + "/preview.png"
+	res := headPreview(t, url)
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/png" || res.Header.Get("Cache-Control") != "public, max-age=60" ||
+		res.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("HEAD of a preview not drawn: %d %v", res.StatusCode, res.Header)
+	}
+	if res.Header.Get("ETag") != "" || res.ContentLength > 0 {
+		t.Fatalf("HEAD of a preview not drawn promises ETag %q, length %d", res.Header.Get("ETag"), res.ContentLength)
+	}
+	if n := f.drawn.Load(); n != 0 {
+		t.Fatalf("a HEAD drew the picture %d times", n)
+	}
+
+	got, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(got.Body)
+	got.Body.Close()
+	res = headPreview(t, url)
+	if res.StatusCode != http.StatusOK || res.Header.Get("ETag") == "" || res.Header.Get("ETag") != got.Header.Get("ETag") ||
+		res.ContentLength != int64(len(body)) || res.Header.Get("Content-Type") != "image/png" ||
+		res.Header.Get("Cache-Control") != got.Header.Get("Cache-Control") {
+		t.Fatalf("HEAD of a kept preview: %d %v, length %d; the GET: %v, length %d", res.StatusCode, res.Header, res.ContentLength, got.Header, len(body))
+	}
+	if res := headPreview(t, url, "If-None-Match", got.Header.Get("ETag")); res.StatusCode != http.StatusNotModified {
+		t.Fatalf("HEAD of the version the client has: %d", res.StatusCode)
+	}
+	if n := f.drawn.Load(); n != 1 {
+		t.Fatalf("drawn %d times, want once, for the GET", n)
+	}
+	if res := headPreview(t, ts.URL+"/g/nosuchgame/preview.png"); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("HEAD of an unknown game's preview: %d", res.StatusCode)
+	}
+}
+
+// A HEAD takes no place to draw, and costs a read like any page, not a
+// drawing.
+func TestPreviewHeadTakesNoSlotNorCost(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{ReadsPerSecond: 5})) // a burst of 30
+	c := ts.srv.previews
+	c.wait = time.Millisecond // the place is held: no wait would free it
+	f := holdDrawing(t, c, "havannah")
+	held := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	var ids []string
+	for range 6 {
+		ids = append(ids, ts.newGame(t, `{"game":"dvonn"}`).id)
+	}
+	frozen(ts)
+	first := make(chan fetched, 1)
+	go func() { first <- fetchPreview(ts.URL + "/g/" + held.id + "/preview.png") }()
+	<-f.started
+	// The GET held paid a read and a second's reads; 24 are left.
+	refusedAfter(t, 24, func(i int) int {
+		res := headPreview(t, ts.URL+"/g/"+ids[i%len(ids)]+"/preview.png")
+		if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusTooManyRequests {
+			t.Fatalf("HEAD %d while every place to draw is taken: %d", i+1, res.StatusCode)
+		}
+		return res.StatusCode
+	})
+	if n := f.drawn.Load(); n != 1 {
+		t.Fatalf("%d pictures drawn, want only the one held", n)
+	}
+	f.free()
+	if r := <-first; r.status != http.StatusOK {
+		t.Fatalf("the picture held: %d %v", r.status, r.err)
+	}
+}
