@@ -18,6 +18,13 @@ import (
 func fetch(t *testing.T, url, encoding string) (*http.Response, []byte) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", url, nil)
+	return fetchWith(t, req, encoding)
+}
+
+// fetchWith sends req with the Accept-Encoding given (none when empty),
+// and returns the answer and its body as sent.
+func fetchWith(t *testing.T, req *http.Request, encoding string) (*http.Response, []byte) {
+	t.Helper()
 	if encoding != "" {
 		req.Header.Set("Accept-Encoding", encoding)
 	}

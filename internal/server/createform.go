@@ -14,11 +14,11 @@ import (
 // createForm is the board page's form: it starts the game and seats the
 // creator, without any script.
 func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
-	lang := s.site.Lang(r)
 	if !s.creates.allow(clientKey(r), s.hub.now()) {
-		s.errorPage(w, r, lang, refuse(http.StatusTooManyRequests, "rate", "%s", s.site.T(lang, "error.rate")))
+		s.tooMany(w, r)
 		return
 	}
+	lang := s.site.Lang(r)
 	if err := r.ParseForm(); err != nil {
 		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the form could not be read"))
 		return

@@ -41,6 +41,7 @@ var (
 	errBadJoinKey   = refuse(http.StatusBadRequest, "bad_request", "a join key is 16 to 128 letters, digits, - or _")
 	errNotOver      = refuse(http.StatusConflict, "not_over", "a new game can follow only when this one is over")
 	errOverUnjoined = refuse(http.StatusConflict, "game_over", "this game ended before anyone joined it: ask for a new invitation")
+	errRate         = refuse(http.StatusTooManyRequests, "rate", "too many requests from your address: slow down")
 	errNoFriend     = refuse(http.StatusConflict, "no_friend", "nobody joined this game: a new game with the same friend needs one; invite a friend to a new game instead")
 )
 

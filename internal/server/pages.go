@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 
 	"bretter/game"
 	"bretter/internal/web"
@@ -42,19 +44,27 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 		http.Error(w, "the page could not be made", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Language", lang)
 	if csp := w.Header().Get("Content-Security-Policy"); csp != "" && page == "game" {
 		// A game page carries its styles (see web.Site.StyleHashes).
 		w.Header().Set("Content-Security-Policy", strings.Replace(csp, "style-src 'self'", "style-src 'self' "+s.site.StyleHashes(), 1))
 	}
 	// Pages carry the board and the messages: a fifth of their size
 	// compressed.
-	w.Header().Add("Vary", "Accept-Encoding")
-	body := b.Bytes()
-	if coding := web.Encoding(r); coding != "" {
-		w.Header().Set("Content-Encoding", coding)
+	body, coding := b.Bytes(), web.Encoding(r)
+	if coding != "" {
 		body = web.Compress(body, coding, web.PerRequest)
+	}
+	sendPage(w, status, lang, coding, body)
+}
+
+// sendPage writes a page made in lang, body in coding ("" for none).
+func sendPage(w http.ResponseWriter, status int, lang, coding string, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Language", lang)
+	h.Add("Vary", "Accept-Encoding")
+	if coding != "" {
+		h.Set("Content-Encoding", coding)
 	}
 	w.WriteHeader(status)
 	w.Write(body)
@@ -76,6 +86,67 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, 
 	// language of whoever asked.
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, e.Status, "error", lang, title, text)
+}
+
+// tooMany answers a request refused for coming too often with the site's
+// page that says so. A flood is refused a request at a time: making the
+// page for each, with the catalogue it carries, and compressing it would
+// keep a processor busy for one address, so each language's page is made
+// once, in each coding, and sent as made.
+func (s *Server) tooMany(w http.ResponseWriter, r *http.Request) {
+	lang, coding := s.site.Lang(r), web.Encoding(r)
+	p := s.refusals[refusalKey{lang, coding}]
+	if p == nil {
+		// Every language and coding has its place (refusalPages); one
+		// added without it is refused as any other page is.
+		s.errorPage(w, r, lang, refuse(http.StatusTooManyRequests, "rate", "%s", s.site.T(lang, "error.rate")))
+		return
+	}
+	p.once.Do(func() { p.body, p.err = s.tooManyPage(lang, coding) })
+	if p.err != nil {
+		s.log.Error("rendering a page", "page", "error", "err", p.err)
+		http.Error(w, "the page could not be made", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Length", strconv.Itoa(len(p.body)))
+	sendPage(w, http.StatusTooManyRequests, lang, coding, p.body)
+}
+
+// refusalKey is a page of refusal's language and content coding.
+type refusalKey struct{ lang, coding string }
+
+// madePage is a page made once, on its first request.
+type madePage struct {
+	once sync.Once
+	body []byte
+	err  error
+}
+
+// refusalPages has a place for the page of refusal in every language
+// and coding, made when first sent.
+func refusalPages(langs []string) map[refusalKey]*madePage {
+	out := map[refusalKey]*madePage{}
+	for _, lang := range langs {
+		for _, coding := range []string{"", web.Brotli, web.GZip} {
+			out[refusalKey{lang, coding}] = &madePage{}
+		}
+	}
+	return out
+}
+
+// tooManyPage makes the page of tooMany. Its language links name no
+// path: "?lang=de" leads a browser back to the address it asked for, as
+// every other page's links do.
+func (s *Server) tooManyPage(lang, coding string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := s.site.Render(&b, "error", lang, s.site.T(lang, "error.bad_request"), "", s.site.T(lang, "error.rate")); err != nil {
+		return nil, err
+	}
+	if coding == "" {
+		return b.Bytes(), nil
+	}
+	return web.Compress(b.Bytes(), coding, web.Once), nil
 }
 
 var errNoPage = refuse(http.StatusNotFound, "not_found", "no such page")
@@ -244,11 +315,11 @@ type switchData struct {
 // switchSeat answers the question of seatLink with "take this seat". Like
 // every post, it is refused when another site sends it (server.go).
 func (s *Server) switchSeat(w http.ResponseWriter, r *http.Request) {
-	lang := s.site.Lang(r)
 	if !s.moves.allow(clientKey(r), s.hub.now()) {
-		s.errorPage(w, r, lang, refuse(http.StatusTooManyRequests, "rate", "%s", s.site.T(lang, "error.rate")))
+		s.tooMany(w, r)
 		return
 	}
+	lang := s.site.Lang(r)
 	id, secret := r.PathValue("id"), r.PathValue("secret")
 	err := s.hub.with(r.Context(), id, func(g *liveGame) error {
 		if g.seatOf(secret) == "" {

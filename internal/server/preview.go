@@ -380,13 +380,13 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 	img, err := s.previews.image(r.Context(), id, p, charge)
 	if err == errPreviewCost || err == errPreviewBusy {
 		// Neither is the picture, to keep, nor a failure, to log.
-		lang := s.site.Lang(r)
-		w.Header().Set("Cache-Control", "no-store")
 		if err == errPreviewCost {
 			w.Header().Set("Retry-After", "1")
-			s.render(w, r, http.StatusTooManyRequests, "error", lang, s.site.T(lang, "error.bad_request"), s.site.T(lang, "error.rate"))
+			s.tooMany(w, r)
 			return
 		}
+		lang := s.site.Lang(r)
+		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Retry-After", strconv.Itoa(previewRetry))
 		s.render(w, r, http.StatusServiceUnavailable, "error", lang, s.site.T(lang, "error.bad_request"), s.site.T(lang, "error.preview_busy"))
 		return

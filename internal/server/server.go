@@ -100,6 +100,9 @@ type Server struct {
 	mux           *http.ServeMux
 
 	previews *previews
+	// refusals are the pages that refuse requests for coming too often,
+	// by language and coding (see tooMany).
+	refusals map[refusalKey]*madePage
 }
 
 // Limits on what a client may send.
@@ -156,6 +159,7 @@ func New(cfg Config) *Server {
 		readTimeout:  cfg.ReadTimeout,
 		writeTimeout: cfg.WriteTimeout,
 		mux:          http.NewServeMux(),
+		refusals:     refusalPages(cfg.Site.Langs()),
 	}
 	if s.publicURL != "" {
 		// Behind a proxy the Host the site sees may not be the one the
@@ -241,7 +245,7 @@ func (s *Server) routes() {
 func (s *Server) charged(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.moves.allow(clientKey(r), s.hub.now()) {
-			writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many requests from your address: slow down"))
+			writeError(w, errRate)
 			return
 		}
 		h(w, r)
@@ -330,11 +334,11 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	w.Header().Set("Retry-After", "1")
-	msg := "too many requests from your address: slow down"
-	if !strings.HasPrefix(r.URL.Path, "/api/") {
-		msg = s.site.T(s.site.Lang(r), "error.rate")
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		writeError(w, errRate)
+	} else {
+		s.tooMany(w, r)
 	}
-	s.refuse(w, r, refuse(http.StatusTooManyRequests, "rate", "%s", msg))
 	return false
 }
 
