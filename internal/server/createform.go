@@ -19,15 +19,37 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := s.site.Lang(r)
-	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the form could not be read"))
+	req, err := formGame(r, s.games)
+	if err != nil {
+		s.errorPage(w, r, lang, s.formRefusal(lang, err))
 		return
 	}
-	name := r.PostForm.Get("game")
-	g, found := s.games[name]
-	if !found {
-		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "unknown game"))
+	if req.Clock, err = formClock(r.PostForm); err == nil {
+		err = req.Clock.Check()
+	}
+	if err != nil {
+		// A person typed the clock's numbers: the refusal is theirs to read.
+		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "%s", s.site.T(lang, "error.clock")))
 		return
+	}
+	c, err := s.hub.create(r.Context(), req)
+	if err != nil {
+		s.errorPage(w, r, lang, s.formRefusal(lang, err))
+		return
+	}
+	s.holdSeat(w, r, c.ID, c.Secret)
+	http.Redirect(w, r, watchPath(c.ID), http.StatusSeeOther)
+}
+
+// formGame reads the game a start form asks for, all but its clock.
+func formGame(r *http.Request, games map[string]game.Game) (newGame, error) {
+	if err := r.ParseForm(); err != nil {
+		return newGame{}, refuse(http.StatusBadRequest, "bad_request", "the form could not be read")
+	}
+	name := r.PostForm.Get("game")
+	g, found := games[name]
+	if !found {
+		return newGame{}, refuse(http.StatusBadRequest, "bad_request", "unknown game")
 	}
 	opts := game.Options{}
 	for _, o := range g.Options {
@@ -41,8 +63,7 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 		case v != "":
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "option %s must be a number", o.Name))
-				return
+				return newGame{}, refuse(http.StatusBadRequest, "bad_request", "option %s must be a number", o.Name)
 			}
 			opts[o.Name] = n
 		}
@@ -52,27 +73,25 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 	if req.Opponent == "computer" {
 		n, err := strconv.Atoi(r.PostForm.Get("level"))
 		if err != nil {
-			s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "the level must be a number"))
-			return
+			return newGame{}, refuse(http.StatusBadRequest, "bad_request", "the level must be a number")
 		}
 		req.Level = n
 	}
-	var err error
-	if req.Clock, err = formClock(r.PostForm); err == nil {
-		err = req.Clock.Check()
+	return req, nil
+}
+
+// formRefusal is err, a refusal of a start form, as its visitor reads
+// it. The clock, the only field typed, is checked on its own: any other
+// value refused is one the page fills in itself (the game, the moves
+// played on from) or offers as a choice, so it came from a page older
+// than the site or from a request made by hand, and the visitor is told
+// so in lang. A failure of the site keeps its own words (errorPage).
+func (s *Server) formRefusal(lang string, err error) error {
+	e := asError(err)
+	if e.Status >= 500 {
+		return err
 	}
-	if err != nil {
-		// A person typed the clock's numbers: the refusal is theirs to read.
-		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "%s", s.site.T(lang, "error.clock")))
-		return
-	}
-	c, err := s.hub.create(r.Context(), req)
-	if err != nil {
-		s.errorPage(w, r, lang, err)
-		return
-	}
-	s.holdSeat(w, r, c.ID, c.Secret)
-	http.Redirect(w, r, watchPath(c.ID), http.StatusSeeOther)
+	return &Error{Status: e.Status, Code: e.Code, Message: s.site.T(lang, "error.form"), Cause: e.Cause}
 }
 
 // formClock reads the start form's clock: "" for none, a preset

@@ -246,8 +246,8 @@ func TestFormClockRefusedInTheVisitorsLanguage(t *testing.T) {
 		}
 		b, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), want) {
-			t.Errorf("%v: %d, the page does not say %q:\n%s", f, res.StatusCode, want, regexp.MustCompile(`(?s)<section class="error-page">.*?</section>`).Find(b))
+		if res.StatusCode != http.StatusBadRequest || !strings.Contains(errorSection(string(b)), want) {
+			t.Errorf("%v: %d, the page does not say %q:\n%s", f, res.StatusCode, want, errorSection(string(b)))
 		}
 	}
 }
@@ -303,4 +303,52 @@ func pageBody(t *testing.T, c *http.Client, u, lang string) string {
 		t.Fatalf("%s: %d", u, res.StatusCode)
 	}
 	return body
+}
+
+// Fields of the start form that a person cannot change (hidden ones,
+// choices from a list) sent with other values, by hand or from a page
+// older than the site, are refused in the visitor's language too.
+func TestFormFieldsRefusedInTheVisitorsLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	havannah := func(kv ...string) string {
+		f := url.Values{"game": {"havannah"}, "size": {"4"}, "start": {"me"}, "opponent": {"friend"}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			f.Set(kv[i], kv[i+1])
+		}
+		return f.Encode()
+	}
+	forms := []string{
+		"game=chess",
+		havannah("size", "big"),
+		havannah("size", "99"),
+		havannah("swap", "1", "size", "3"),
+		havannah("start", "nobody"),
+		havannah("opponent", "robot"),
+		havannah("opponent", "computer", "level", "hard"),
+		havannah("opponent", "computer", "level", "9"),
+		havannah("opponent", "computer", "level", "4", "moves", "a1 a1"),
+		havannah("moves", "zz99"),
+		"game=havannah&size=%zz",
+		havannah("moves", strings.Repeat("a1 ", 8<<10)), // beyond what a form may send
+	}
+	for _, lang := range []string{"de", "pl"} {
+		want := ts.srv.site.T(lang, "error.form")
+		if want == "error.form" {
+			t.Fatalf("no words in %s for a form not sent as its page sends it", lang)
+		}
+		for _, body := range forms {
+			req, _ := http.NewRequest("POST", ts.URL+"/games", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Accept-Language", lang)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode < 400 || res.StatusCode >= 500 || !strings.Contains(errorSection(string(b)), want) || !strings.Contains(string(b), `<html lang="`+lang+`">`) {
+				t.Errorf("%s, %.80s: %d, the page does not say %q:\n%s", lang, body, res.StatusCode, want, errorSection(string(b)))
+			}
+		}
+	}
 }
