@@ -94,6 +94,7 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, lang string, 
 // keep a processor busy for one address, so each language's page is made
 // once, in each coding, and sent as made.
 func (s *Server) tooMany(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Retry-After", "1")
 	lang, coding := s.site.Lang(r), web.Encoding(r)
 	p := s.refusals[refusalKey{lang, coding}]
 	if p == nil {

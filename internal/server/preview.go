@@ -381,7 +381,6 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 	if err == errPreviewCost || err == errPreviewBusy {
 		// Neither is the picture, to keep, nor a failure, to log.
 		if err == errPreviewCost {
-			w.Header().Set("Retry-After", "1")
 			s.tooMany(w, r)
 			return
 		}

@@ -48,7 +48,7 @@ func TestRefusedPage(t *testing.T) {
 			t.Errorf("%s: Content-Encoding %q, want %q; length %d of %d", name, got, tt.coding, res.ContentLength, len(raw))
 		}
 		h := res.Header
-		if tt.method == "GET" && h.Get("Retry-After") != "1" {
+		if h.Get("Retry-After") != "1" {
 			t.Errorf("%s: Retry-After %q", name, h.Get("Retry-After"))
 		}
 		for k, want := range map[string]string{"Cache-Control": "no-store", "Content-Type": "text/html; charset=utf-8",
