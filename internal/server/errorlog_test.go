@@ -159,7 +159,7 @@ func TestServerErrorPageInTheVisitorsLanguage(t *testing.T) {
 	ts.srv.hub.evictIdle(-time.Hour)
 	res, body := get(t, http.DefaultClient, ts.URL+"/g/"+id, "Accept-Language", "pl")
 	want := ts.srv.site.T("pl", "error.internal")
-	if res.StatusCode != http.StatusInternalServerError || want == "error.internal" || !strings.Contains(body, want) || strings.Contains(body, "went wrong") {
+	if res.StatusCode != http.StatusInternalServerError || want == "error.internal" || !strings.Contains(errorSection(body), want) || strings.Contains(body, "went wrong") {
 		t.Fatalf("%d, the page does not say %q:\n%s", res.StatusCode, want, regexp.MustCompile(`(?s)<section class="error-page">.*?</section>`).FindString(body))
 	}
 }
