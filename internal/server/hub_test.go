@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"bretter/game"
 	"bretter/games/dvonn"
 	"bretter/internal/store"
 	"bretter/internal/web"
@@ -367,4 +368,44 @@ func TestEventsAfterTheEndKeptAsStored(t *testing.T) {
 			t.Errorf("event %d at %v in memory, %v stored", i+1, kept.events[i].At, stored[i].At)
 		}
 	}
+}
+
+// Each move is played on the position the move before left behind, not on
+// a new copy, and what is played there is the game as stored.
+func TestMovesPlayedOnTheSparePosition(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	inside := func(f func(lg *liveGame)) {
+		t.Helper()
+		if err := ts.srv.hub.withCached(t.Context(), g.id, func(lg *liveGame) error { f(lg); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var first game.State
+	ts.moveAt(t, g, 0, "a1")
+	inside(func(lg *liveGame) { first = lg.state })
+	ts.moveAt(t, g, 1, "b2")
+	inside(func(lg *liveGame) {
+		if lg.spare != first || lg.state == first {
+			t.Fatalf("after the second move the first position is not the spare one")
+		}
+	})
+	// An illegal move leaves the position and the spare one as they are.
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/moves", g.white, map[string]any{"ply": 2, "move": "b2"}, nil); code == http.StatusOK {
+		t.Fatal("a move on a taken cell was played")
+	}
+	ts.moveAt(t, g, 2, "c3")
+	var view any
+	inside(func(lg *liveGame) {
+		if lg.state != first {
+			t.Fatalf("the third move was not played on the spare position")
+		}
+		view = lg.state.View()
+	})
+	ts.srv.hub.evictIdle(-time.Hour)
+	inside(func(lg *liveGame) {
+		if !reflect.DeepEqual(lg.state.View(), view) || !slices.Equal(lg.moves, []string{"a1", "b2", "c3"}) {
+			t.Fatalf("in memory %v, from the store %v (%v)", view, lg.state.View(), lg.moves)
+		}
+	})
 }

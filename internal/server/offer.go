@@ -44,6 +44,11 @@ func (g *liveGame) apply(e store.Event, after game.State) error {
 				return err
 			}
 		} else {
+			if after != g.state {
+				// The position before is nobody's now: the next move is
+				// played on it.
+				g.spare = g.state
+			}
 			g.state = after
 			g.noteMove(e.Move)
 		}
