@@ -88,6 +88,13 @@ type batchWriter struct {
 	rest   []byte  // what the page did not take at once of the last batch: it goes first
 	restOf *[]byte // the borrowed buffer rest lies in
 	shut   bool    // the close frame has been written: no more messages
+
+	// The write writeNow hands raw, made once: a closure made for each
+	// write, with what it reads and sets, was three allocations a message.
+	writeFD func(fd uintptr) bool
+	now     []byte // what writeFD writes...
+	wrote   int    // ...how much of it went...
+	werr    error  // ...and what went wrong
 }
 
 func newBatchWriter(conn net.Conn) *batchWriter {
@@ -96,6 +103,10 @@ func newBatchWriter(conn net.Conn) *batchWriter {
 		if raw, err := sc.SyscallConn(); err == nil {
 			b.raw = raw
 		}
+	}
+	b.writeFD = func(fd uintptr) bool {
+		b.wrote, b.werr = syscall.Write(int(fd), b.now)
+		return true // done, whatever it took: the rest is for a writer that may wait
 	}
 	return b
 }
@@ -226,6 +237,7 @@ func (b *batchWriter) writeAll(p []byte, timeout time.Duration) error {
 
 // writeNow writes as much of p as the socket takes at once, and never
 // waits. A connection without a socket of its own is written in full.
+// b.mu is held.
 func (b *batchWriter) writeNow(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
@@ -236,12 +248,10 @@ func (b *batchWriter) writeNow(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	var n int
-	var werr error
-	err := b.raw.Write(func(fd uintptr) bool {
-		n, werr = syscall.Write(int(fd), p)
-		return true // done, whatever it took: the rest is for a writer that may wait
-	})
+	b.now = p
+	err := b.raw.Write(b.writeFD)
+	n, werr := b.wrote, b.werr
+	b.now, b.werr = nil, nil
 	switch {
 	case err != nil:
 		return 0, err

@@ -261,3 +261,20 @@ func TestCarriers(t *testing.T) {
 	default:
 	}
 }
+
+// A batch that the page's socket takes at once costs no allocation:
+// there is one for every message the site sends.
+func TestTryAllocatesNothing(t *testing.T) {
+	server, client := socketPair(t)
+	go io.Copy(io.Discard, client)
+	b := newBatchWriter(server)
+	msgs := [][]byte{[]byte(`{"type":"event","version":7}`)}
+	b.try(msgs) // the first borrows the batch buffer
+	if n := testing.AllocsPerRun(100, func() {
+		if _, all, err := b.try(msgs); !all || err != nil {
+			t.Fatalf("try: all %v, %v", all, err)
+		}
+	}); n > 0 {
+		t.Errorf("%.1f allocations a batch", n)
+	}
+}
