@@ -57,10 +57,13 @@ func TestBoardKeyboardFocus(t *testing.T) {
 	if banner, _ := bt.Eval[string](alice, `document.getElementById("replay-banner").textContent`); banner != "" {
 		t.Fatalf("keys on a board cell stepped through the game: %q", banner)
 	}
-	// Once it is her turn again, Tab goes on from the cell she played.
+	// Once it is her turn again, Tab leaves the board from the cell she
+	// played, and Shift+Tab comes back to the choice after it.
 	clickCell(t, bob, "d4")
 	waitStatus(t, alice, "Your turn")
 	press(t, alice, kb.Tab)
+	waitFor(t, alice, `document.activeElement.closest("#board") === null`, true, "Tab past the board from the cell played")
+	shiftTab(t, alice)
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a3", "the cell after the one played")
 	// The arrow keys go to the nearest cell she may play in their
 	// direction, over the taken ones; the board says so to a screen

@@ -51,8 +51,9 @@ export function createReplay({ t, count, show, liveText, playOn }) {
   });
 
   document.addEventListener('keydown', (e) => {
-    // The keys belong to whatever has the focus on the board, or in a field.
-    if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest('input, textarea, select, dialog, [data-cell], .board button')) return;
+    // The keys belong to whatever has the focus on the board (the board
+    // itself too), or in a field.
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest('input, textarea, select, dialog, [data-cell], .board button, .board svg')) return;
     const action = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => go(0), End: () => go(null), Escape: () => go(null) }[e.key];
     if (action && count() > 0) {
       e.preventDefault();

@@ -3,40 +3,70 @@
 import { t } from '../i18n.js';
 import { CHOICE } from './focus.js';
 
-// ARROWS are the arrow keys' directions on the screen.
-const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
 
-// arrowKeys lets the arrow keys move the focus from a cell of root to the
-// nearest cell that may be chosen in that direction, as the board is seen
-// (turned round or not), so that a board of a hundred cells is not a
-// hundred presses of Tab. The same for hexagons, stacks and points.
+// arrowKeys lets the arrow keys move the focus from a cell of root (a
+// choice or not, such as the one just played) or from the board itself to
+// a cell that may be chosen, as the board is seen (turned round or not), so
+// that a board of a hundred cells is not a hundred presses of Tab. The same
+// for hexagons, stacks and points.
+//
+// The choices are taken in the rows they are seen in: Left and Right go
+// along a row, over the cells that cannot be chosen, and on to the end of
+// the row before or the start of the row after, so that every choice can
+// be reached; Up and Down go to the nearest choice of the nearest row above
+// or below that has one (on hexagons a neighbour, not a cell two rows off).
 export function arrowKeys(root) {
   // Said when the focus enters the board, where the keys are not seen.
   root.querySelector('svg[role="group"]')?.setAttribute('aria-description', t('board.keys'));
   root.addEventListener('keydown', (e) => {
-    const dir = ARROWS[e.key];
-    const from = e.target.closest?.('[data-cell]');
-    if (!dir || !from || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    const at = middle(from);
-    let best = null;
-    let bestScore = Infinity;
-    for (const el of root.querySelectorAll(CHOICE)) {
-      const p = middle(el);
-      const along = (p.x - at.x) * dir[0] + (p.y - at.y) * dir[1];
-      const across = Math.abs((p.x - at.x) * dir[1] - (p.y - at.y) * dir[0]);
-      // Ahead, less than 60° off the arrow: on hexagons Left keeps to
-      // the row, and Down goes to a neighbour in the next row, not
-      // straight down two rows.
-      if (el === from || along < 1 || across > 1.5 * along) continue;
-      const score = along + across;
-      if (score < bestScore) {
-        best = el;
-        bestScore = score;
-      }
-    }
+    const from = e.target.closest?.('[data-cell], svg[role="group"]');
+    if (!KEYS.has(e.key) || !from || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     e.preventDefault(); // at the edge too: the page does not scroll instead
-    best?.focus();
+    const choices = [...root.querySelectorAll(CHOICE)];
+    if (!choices.length) return;
+    // From the board itself, every key goes to its first choice.
+    if (!from.matches('[data-cell]')) return choices[0].focus();
+    next(e.key, from, choices)?.focus();
   });
+}
+
+// next is the choice the arrow key goes to from cell from, or nothing at
+// the board's edge.
+function next(key, from, choices) {
+  const rows = inRows(from, choices.filter((c) => c !== from));
+  const r = rows.findIndex((row) => row.some((c) => c.el === from));
+  const row = rows[r];
+  const k = row.findIndex((c) => c.el === from);
+  switch (key) {
+    case 'ArrowRight': return (row[k + 1] ?? rows[r + 1]?.[0])?.el;
+    case 'ArrowLeft': return (row[k - 1] ?? rows[r - 1]?.at(-1))?.el;
+    case 'ArrowDown': return nearestIn(rows[r + 1] ?? [], row[k].x);
+    case 'ArrowUp': return nearestIn(rows[r - 1] ?? [], row[k].x);
+  }
+}
+
+// nearestIn is the cell of row nearest to x across the screen, the left
+// one of two as near (on hexagons the next row is half a cell aside).
+function nearestIn(row, x) {
+  let best = null;
+  for (const c of row) if (!best || Math.abs(c.x - x) < Math.abs(best.x - x) - 0.5) best = c;
+  return best?.el;
+}
+
+// inRows sorts from and choices into rows as seen, top to bottom, each
+// left to right; cells of a row lie within a quarter of a cell's height.
+function inRows(from, choices) {
+  const near = from.getBoundingClientRect().height / 4;
+  const cells = [from, ...choices].map((el) => ({ el, ...middle(el) })).sort((a, b) => a.y - b.y);
+  const rows = [];
+  for (const c of cells) {
+    const row = rows.at(-1);
+    if (row && c.y - row[0].y < near) row.push(c);
+    else rows.push([c]);
+  }
+  for (const row of rows) row.sort((a, b) => a.x - b.x);
+  return rows;
 }
 
 function middle(el) {

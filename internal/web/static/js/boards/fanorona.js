@@ -411,7 +411,13 @@ function draw(b) {
   b.points.forEach((pt, i) => drawPoint(b, s, pt, i));
   drawTrail(b, s);
   drawControls(b, s.mine, s.building);
-  if (hadFocus) keepFocus(b.el, ['button.way-A', `.pt.target${CHOICE}`, 'button.stop', `.pt${CHOICE}`]);
+  // The focus follows the turn being built, and rests on the piece moved
+  // once it is sent. A position from the server (the friend's turn, which
+  // the page announces) leaves it where the player put it, unless what had
+  // it went away.
+  if (hadFocus && (b.turn || !hasFocus(b.el))) {
+    keepFocus(b.el, ['button.way-A', `.pt.target${CHOICE}`, 'button.stop', `.pt${CHOICE}`], '.pt.picked');
+  }
 }
 
 // scene gathers what draw shows: the board, whose choices are open, and

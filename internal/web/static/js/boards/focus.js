@@ -2,33 +2,42 @@
 // the cell that had it stops being a choice.
 
 // setChoosable makes el a button that takes the focus when a player may
-// choose it, and a picture outside it otherwise. A cell that has the focus
-// keeps it when it stops being a choice (after the move made from it), so
-// that the focus does not fall back to the top of the page.
+// choose it, and a picture outside it otherwise.
 //
 // A board is one stop of Tab, not a stop per cell (a hundred presses to
-// get past it): one of its choices is in the tab order, the arrow keys go
-// between them (arrows.js), and the one last focused stays the stop.
+// get past it): one of its elements is in the tab order, the arrow keys go
+// between its choices (arrows.js), and the stop follows the focus. A cell
+// that has the focus keeps it when it stops being a choice (the one just
+// played), so that the focus neither falls back to the top of the page nor
+// jumps away while the friend's move is read out.
 export function setChoosable(el, choosable) {
   el.setAttribute('role', choosable ? 'button' : 'img');
-  if (choosable) {
-    if (el.getAttribute('tabindex') !== '0') el.setAttribute('tabindex', '-1');
-  } else if (document.activeElement === el) el.setAttribute('tabindex', '-1');
-  else el.removeAttribute('tabindex');
-  const board = el.closest('svg[role="group"]');
+  const kept = el.getAttribute('tabindex') === '0' || document.activeElement === el;
+  if (choosable && !kept) el.setAttribute('tabindex', '-1');
+  else if (!choosable && !kept) el.removeAttribute('tabindex');
+  const board = el.closest(BOARD);
   if (board) roveLater(board);
 }
 
 // CHOICE is a cell, stack or point a player may choose now.
 export const CHOICE = '[data-cell][role="button"]';
 
+const BOARD = 'svg[role="group"]';
+
 const due = new WeakSet(); // boards whose stop is to be chosen again
 
-// The stop follows the focus. Listened to on the document: a listener for
-// focus on an SVG element makes Chromium put that element in the order of
-// Tab.
+// The stop follows the focus into a board, and is chosen again when the
+// focus leaves it for another element (not when the window loses it: the
+// focus comes back to where it was). Listened to on the document: a
+// listener for focus on an SVG element makes Chromium put that element in
+// the order of Tab.
 addEventListener('focusin', (e) => {
-  if (e.target.matches?.(CHOICE)) rove(e.target.closest('svg[role="group"]'));
+  const board = e.target.closest?.(BOARD);
+  if (board) rove(board, e.target);
+});
+addEventListener('focusout', (e) => {
+  const board = e.target.closest?.(BOARD);
+  if (board && e.relatedTarget && !board.contains(e.relatedTarget)) rove(board, e.relatedTarget);
 });
 
 // roveLater chooses the board's stop once it is drawn: its cells are
@@ -38,23 +47,36 @@ function roveLater(board) {
   due.add(board);
   queueMicrotask(() => {
     due.delete(board);
-    rove(board);
+    rove(board, document.activeElement);
   });
 }
 
-// rove makes one choice of board the stop of Tab: the one with the focus;
-// with the focus on a cell no longer a choice (the one just played), the
-// next choice after it, so that Tab goes on from there; else the stop it
-// had, if still a choice; else the first.
-function rove(board) {
-  if (!board) return;
-  const choices = [...board.querySelectorAll(CHOICE)];
-  if (!choices.length) return;
-  const a = document.activeElement;
-  const after = a && board.contains(a) && a.matches('[data-cell]')
-    ? choices.find((c) => a.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) : null;
-  const stop = choices.find((c) => c === a) ?? after ?? choices.find((c) => c.getAttribute('tabindex') === '0') ?? choices[0];
-  for (const c of choices) c.setAttribute('tabindex', c === stop ? '0' : '-1');
+// rove makes one element of board the stop of Tab, focused being what has
+// the focus: the board's element that has it, choice or not, so that Tab
+// and Shift+Tab leave the board from there and come back to it; with the
+// focus elsewhere, the stop it had if still a choice, else the choice
+// nearest after it in page order (before it when none follows); with
+// nothing to choose, the stop it had, so that the board can still be
+// looked at. Every other choice is out of the tab order but can take the
+// focus; any other element cannot.
+function rove(board, focused) {
+  const choices = new Set(board.querySelectorAll(CHOICE));
+  const was = board.getAttribute('tabindex') === '0' ? board : board.querySelector('[tabindex="0"]');
+  let stop = was;
+  if (focused && board.contains(focused)) stop = focused;
+  else if (!choices.has(was)) stop = nearest([...choices], was) ?? was;
+  for (const el of [board, ...board.querySelectorAll('[tabindex]')]) {
+    if (el === stop) el.setAttribute('tabindex', '0');
+    else if (choices.has(el) || el === document.activeElement) el.setAttribute('tabindex', '-1');
+    else el.removeAttribute('tabindex');
+  }
+}
+
+// nearest is the first of choices (in page order) after from, else the
+// last before it; the first of all without from.
+function nearest(choices, from) {
+  if (!from) return choices[0];
+  return choices.find((c) => from.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) ?? choices.at(-1);
 }
 
 // hasFocus says whether the focus is inside el.
@@ -79,23 +101,23 @@ export function afterKey(f) {
 
 // keepFocus moves the focus inside el to the first element matching one of
 // selectors, in their order, when the element that had it went away or
-// stopped being a choice; with nothing to choose, to the board itself,
-// rather than let it fall to the top of the page. While a key is down it
+// stopped being a choice; with nothing to choose, it stays where it was,
+// or goes to the first element matching rest (the board itself without
+// one) rather than fall to the top of the page. While a key is down it
 // waits for the key to be let go.
-export function keepFocus(el, selectors) {
-  afterKey(() => moveFocus(el, selectors));
+export function keepFocus(el, selectors, rest) {
+  afterKey(() => moveFocus(el, selectors, rest));
 }
 
-function moveFocus(el, selectors) {
+function moveFocus(el, selectors, rest) {
   const a = document.activeElement;
-  if (a && el.contains(a) && (a.tagName === 'BUTTON' || a.matches(CHOICE))) return;
-  const kept = a && el.contains(a) && a.getAttribute('tabindex') === '-1';
+  const inside = a && el.contains(a);
+  if (inside && (a.tagName === 'BUTTON' || a.matches(CHOICE))) return;
   for (const sel of selectors) {
     const next = el.querySelector(sel);
     if (next) return next.focus({ preventScroll: true });
   }
-  if (kept) return; // nothing to choose now: the focus stays where it was
-  if (!el.contains(document.activeElement)) focusOn(el.querySelector('svg') ?? el);
+  if (!inside) focusOn((rest && el.querySelector(rest)) ?? el.querySelector('svg') ?? el);
 }
 
 // focusOn gives el the focus, making it focusable (outside the tab order)
