@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -216,4 +217,41 @@ func TestActionsKeepTheFocus(t *testing.T) {
 	must(t, bt.Click(bob, "#actions button.rematch"))
 	must(t, bt.WaitText(alice, "#actions", "Your friend"))
 	waitFor(t, alice, `document.activeElement.name`, "clock", "the focus kept in the terms")
+}
+
+// The move lists are written anew with every event: a move's button that
+// had the focus keeps it, in the list beside the board on a desktop and in
+// the strip under it on a phone, rather than let it fall to the top of
+// the page.
+func TestMoveListKeepsTheFocus(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t, bt.Phone)
+	startPair(t, srv, alice, bob, "4")
+	const where = `document.activeElement.closest("ol")?.id ?? document.activeElement.tagName`
+	focusMove := func(ctx context.Context, list string) {
+		t.Helper()
+		_, err := bt.Eval[bool](ctx, fmt.Sprintf(`(document.querySelector('#%s button[data-ply="1"]').focus(), true)`, list))
+		must(t, err)
+		waitFor(t, ctx, where, list, "the move's button focused")
+	}
+	kept := func(ctx context.Context, list string) {
+		t.Helper()
+		waitFor(t, ctx, where, list, "the focus kept in the list")
+		waitFor(t, ctx, `document.activeElement.dataset.ply ?? ""`, "1", "the focus kept on the move's button")
+	}
+
+	clickCell(t, alice, "a1")
+	waitMoves(t, bob, 1)
+	waitStatus(t, alice, "Your friend's turn")
+	focusMove(alice, "moves")
+	must(t, bt.Tap(bob, `#board [data-cell="d4"]`))
+	must(t, bt.Tap(bob, "#pending-yes"))
+	waitMoves(t, alice, 2)
+	kept(alice, "moves")
+
+	waitStatus(t, bob, "Your friend's turn")
+	focusMove(bob, "strip")
+	clickCell(t, alice, "a2")
+	waitMoves(t, bob, 3)
+	kept(bob, "strip")
 }

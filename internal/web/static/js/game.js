@@ -472,6 +472,7 @@ const ENDINGS = ['resign', 'timeout', 'draw', 'abort'];
 
 function renderMoves() {
   const list = $('moves');
+  const kept = focusInMoves();
   list.replaceChildren();
   const captured = page.state.captured || [];
   const ending = page.state.events.findLast((e) => ENDINGS.includes(e.kind));
@@ -509,6 +510,24 @@ function renderMoves() {
     li.textContent = t('moves.none');
     list.append(li);
   }
+  kept?.();
+}
+
+// focusInMoves notes which move's button has the focus, if one has, and
+// returns what gives the focus back to it once the lists are written anew
+// with the next event: to the same move, or the last one left after a
+// move taken back, with its list scrolled as the player had it.
+function focusInMoves() {
+  const b = document.activeElement?.closest?.('#moves button[data-ply], #strip button[data-ply]');
+  if (!b) return null;
+  const list = b.closest('ol');
+  const { scrollTop, scrollLeft } = list;
+  return () => {
+    const again = list.querySelector(`button[data-ply="${b.dataset.ply}"]`) ?? [...list.querySelectorAll('button[data-ply]')].at(-1);
+    Object.assign(list, { scrollTop, scrollLeft });
+    if (again) again.focus({ preventScroll: true });
+    else focusOn(list);
+  };
 }
 
 function moveLabel(move, captured) {
