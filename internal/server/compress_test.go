@@ -92,7 +92,7 @@ func TestCompressedPagesAndAssets(t *testing.T) {
 	_, home := fetch(t, ts.URL+"/", "")
 	for _, asset := range []struct{ re, typ string }{
 		{`/static/[0-9a-f]+/css/site\.css`, "text/css; charset=utf-8"},
-		{`/static/[0-9a-f]+/js/page\.js`, "text/javascript; charset=utf-8"},
+		{`/static/[0-9a-f]+/js/page\.js`, "text/javascript"},
 	} {
 		url := ts.URL + regexp.MustCompile(asset.re).FindString(string(home))
 		rawRes, raw := fetch(t, url, "")

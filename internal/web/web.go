@@ -180,7 +180,9 @@ func (s *Site) Static() http.Handler {
 			http.Error(w, s.T(lang, "error.page_not_found"), http.StatusNotFound)
 			return
 		}
-		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		// Not "public": that lets a cache keep an answer to a request
+		// with credentials, and these come without.
+		w.Header().Set("Cache-Control", "max-age=31536000, immutable")
 		if s.packed.serveText(w, r, sub, strings.TrimPrefix(r.URL.Path, "/")) {
 			return
 		}
