@@ -34,12 +34,17 @@ func TestJoinAgainWithTheKeptKey(t *testing.T) {
 	must(t, bt.Navigate(carol, invite))
 	must(t, bt.WaitText(carol, "#notice", "already"))
 
-	// A link cut short or mistyped is told so, in the page's language.
+	// A link cut short or mistyped is told so at once, in the page's
+	// language, and offers no seat.
 	dave := bt.NewProfile(t)
 	newGame(t, alice, srv, "havannah", map[string]string{"size": "5"}, "me")
 	invite = inputValue(t, alice, "invite-url")
-	acceptInvitation(t, dave, invite[:strings.LastIndex(invite, "/")+1]+"wrongtoken?lang=de")
+	must(t, bt.Navigate(dave, invite[:strings.LastIndex(invite, "/")+1]+"wrongtoken?lang=de"))
 	must(t, bt.WaitText(dave, "#notice", "Diese Einladung gehört nicht zu dieser Partie"))
+	waitStatus(t, dave, "Warte auf den zweiten Spieler.")
+	if gone, err := bt.Eval[bool](dave, `document.getElementById("take-seat") === null`); err != nil || !gone {
+		t.Errorf("a wrong invitation offers the seat (%v)", err)
+	}
 }
 
 // Opening an invitation takes no seat by itself: link checkers and

@@ -25,9 +25,13 @@ func (h *hub) join(ctx context.Context, id, invite, key string) (seat, secret st
 	return j.seat, j.secret, err
 }
 
+// invitedBy says whether token is g's invitation, comparing in constant
+// time as for every secret.
+func (g *liveGame) invitedBy(token string) bool { return matches(token, g.rec.InviteHash) }
+
 // seatGuest gives the free seat of g to the holder of the invitation.
 func (h *hub) seatGuest(ctx context.Context, g *liveGame, invite, key string) (joined, error) {
-	if !matches(invite, g.rec.InviteHash) {
+	if !g.invitedBy(invite) {
 		return joined{}, errBadInvite
 	}
 	if key != "" && sameJoinKey(g.rec.ID, key, g.rec.JoinKey.Hash) {

@@ -226,16 +226,21 @@ type gamePageData struct {
 	// Alone says the game ended before the friend came: nobody will
 	// read a chat line, and there is no turn to be told of.
 	Alone bool `json:"-"`
-	pos   pagePosition
+	// Notice is what the page says at once of the address it was
+	// asked for (an invitation that is not this game's).
+	Notice string `json:"-"`
+	pos    pagePosition
 	// free says a seat is still free: an invitation not yet used.
 	free bool
+	// invited says the address carries the game's invitation.
+	invited bool
 }
 
 // pageData finds the viewer's seat from the cookie and the links to show.
 func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 	return within(r.Context(), s.hub, id, func(g *liveGame) (gamePageData, error) {
 		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id), pos: g.pagePosition(),
-			Clock: !g.rec.Clock.None(), free: g.rec.WhiteHash == nil || g.rec.BlackHash == nil}
+			Clock: !g.rec.Clock.None(), free: g.rec.WhiteHash == nil || g.rec.BlackHash == nil, invited: g.invitedBy(r.PathValue("token"))}
 		secret := s.secret(r, id)
 		d.Seat = g.seatOf(secret)
 		if d.Seat == "" {
@@ -339,7 +344,10 @@ func (s *Server) switchSeat(w http.ResponseWriter, r *http.Request) {
 // invitePage is the invitation link. The page takes the free seat with a
 // script, so that a messenger fetching the link for a preview takes none.
 // Whoever already has a seat goes to it; once both seats are taken the
-// link shows the game to watch.
+// link shows the game to watch. A link that is not the game's invitation
+// (mistyped, cut short) says so at once, as joining with it would, and
+// shows the game to watch: in whatever state the game is, it tells
+// nothing of the invitation.
 func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 	lang, ok := s.language(w, r)
 	if !ok {
@@ -355,17 +363,21 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, watchPath(id), http.StatusSeeOther)
 		return
 	}
+	status := http.StatusOK
+	if !d.invited {
+		status, d.Notice = http.StatusForbidden, s.site.T(lang, "join.bad_invite")
+	}
 	// A used invitation still carries its token: the browser that used
 	// it may ask again with its join key, if its answer was lost. One to
 	// a game that ended before anyone took the seat (called off) gives
 	// nothing: the page says only how the game ended.
-	if !d.free || d.Waiting {
+	if d.invited && (!d.free || d.Waiting) {
 		d.Used = !d.Waiting
 		d.Invite = r.PathValue("token")
 	}
 	s.dress(r, lang, &d)
 	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusOK, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
+	s.render(w, r, status, "game", lang, s.site.T(lang, "game."+d.Game+".name"), d)
 }
 
 // nextGame follows "new game, same friend" from an old game to the new

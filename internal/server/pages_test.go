@@ -352,3 +352,58 @@ func TestFormFieldsRefusedInTheVisitorsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// An invitation link mistyped or cut short says at once, in the
+// visitor's language, that it is not this game's, and offers no seat to
+// take, whether the game waits for the friend, is under way or is over;
+// what the page shows tells nothing of the real invitation. The right
+// link still offers the seat, or says it was used.
+func TestWrongInvitationSaysSoAtOnce(t *testing.T) {
+	ts := newTestServer(t)
+	site := ts.srv.site
+	newWaiting := func() createResponse {
+		var c createResponse
+		ts.call(t, "POST", "/api/games", "", `{"game":"havannah","start":"me"}`, &c)
+		return c
+	}
+	waiting, started, over := newWaiting(), newWaiting(), newWaiting()
+	tokenOf := func(c createResponse) string { return c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:] }
+	ts.call(t, "POST", "/api/games/"+started.ID+"/join", "", map[string]string{"invite": tokenOf(started)}, nil)
+	if code, _ := ts.offer(t, over.ID, over.Secret, "abort"); code != http.StatusOK {
+		t.Fatalf("calling off: %d", code)
+	}
+	notice := regexp.MustCompile(`<p id="notice"[^>]*>([^<]*)</p>`)
+	for _, c := range []createResponse{waiting, started, over} {
+		token := tokenOf(c)
+		for _, tt := range []struct{ link, lang string }{
+			{"WRONGTOKENxxxxxxxxxxx", "en"},
+			{token[:len(token)-3], "de"}, // cut short
+			{token + "x", "pl"},
+		} {
+			res, page := get(t, ts.browser(t), ts.URL+"/g/"+c.ID+"/join/"+tt.link, "Accept-Language", tt.lang)
+			m := notice.FindStringSubmatch(page)
+			if want := site.T(tt.lang, "join.bad_invite"); m == nil || html.UnescapeString(m[1]) != want {
+				t.Errorf("%s in %s: the notice says %q, want %q", tt.link, tt.lang, m, want)
+			}
+			if res.StatusCode != http.StatusForbidden {
+				t.Errorf("%s: status %d, want %d", tt.link, res.StatusCode, http.StatusForbidden)
+			}
+			// The address asked for stands in the page's links to its
+			// languages; the real invitation nowhere.
+			if strings.Contains(page, `id="take-seat"`) || strings.Contains(page, `"invite":`) || strings.Contains(page, `"used":`) ||
+				strings.Contains(strings.ReplaceAll(page, tt.link, ""), token) || inviteURL.MatchString(page) {
+				t.Errorf("%s: the page offers the seat, or tells of the invitation", tt.link)
+			}
+		}
+	}
+	// The right link is as it was.
+	if _, page := get(t, ts.browser(t), waiting.InviteURL); !strings.Contains(page, `id="take-seat"`) || notice.FindStringSubmatch(page)[1] != "" {
+		t.Error("the right invitation does not offer the seat")
+	}
+	if _, page := get(t, ts.browser(t), started.InviteURL); !strings.Contains(page, `"used":true`) || strings.Contains(page, `id="take-seat"`) {
+		t.Error("a used invitation does not say so")
+	}
+	if res, page := get(t, ts.browser(t), over.InviteURL); res.StatusCode != http.StatusOK || strings.Contains(page, `id="take-seat"`) {
+		t.Errorf("the invitation of a game called off: %d", res.StatusCode)
+	}
+}
