@@ -230,24 +230,60 @@ func writeRefusedRecord(w http.ResponseWriter, err error, ply int) {
 	writeJSON(w, http.StatusUnprocessableEntity, errorAnswer{Error: err.Error(), Code: "bad_record", Ply: ply, Reasons: reasonsOf(err)})
 }
 
-// parseRecord tells the format by its first character: "(" for the SGF
-// family (.hgf), "[" for the text format.
+// parseRecord tells the format by how the text begins: "(" for the SGF
+// family (.hgf), a header line or a numbered move for the text format. A
+// text that begins as neither is refused as no record the site knows: the
+// reason one of the formats would give (no parentheses, say) would send
+// its writer looking for a fault it does not have.
 func (s *Server) parseRecord(text string) (game.Record, game.Game, error) {
 	text = strings.TrimSpace(strings.TrimPrefix(text, "\ufeff"))
-	if text == "" {
+	switch {
+	case text == "":
 		return game.Record{}, game.Game{}, game.BadRecord(game.Because("why.record.empty", "the record is empty"), nil)
+	case text[0] == '(':
+		return s.parseOwnFormat(text)
+	case looksLikeText(text):
+		return s.parseText(text)
 	}
-	if text[0] == '[' {
-		rec, err := game.ParseText(text)
-		if err != nil {
-			return rec, game.Game{}, err
+	return game.Record{}, game.Game{}, errUnknownFormat
+}
+
+var errUnknownFormat = game.BadRecord(game.Because("why.record.unknown_format", "this is not a record the site knows"), nil)
+
+// looksLikeText says whether text begins as game.Record.Text writes it:
+// its first line that is neither blank nor a comment is a header line or
+// starts with a move number.
+func looksLikeText(text string) bool {
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
 		}
-		engine, ok := s.games[rec.Game]
-		if !ok {
-			return rec, game.Game{}, game.BadRecord(game.Because("why.record.unknown_game", "unknown game {game}", "game", strconv.Quote(rec.Game)), nil)
+		if line[0] == '[' {
+			return true
 		}
-		return rec, engine, nil
+		number, _, numbered := strings.Cut(line, ".")
+		return numbered && number != "" && strings.Trim(number, "0123456789") == ""
 	}
+	return false
+}
+
+// parseText reads the text format, which names its game.
+func (s *Server) parseText(text string) (game.Record, game.Game, error) {
+	rec, err := game.ParseText(text)
+	if err != nil {
+		return rec, game.Game{}, err
+	}
+	engine, ok := s.games[rec.Game]
+	if !ok {
+		return rec, game.Game{}, game.BadRecord(game.Because("why.record.unknown_game", "unknown game {game}", "game", strconv.Quote(rec.Game)), nil)
+	}
+	return rec, engine, nil
+}
+
+// parseOwnFormat reads a game's own format of the SGF family: the first
+// game whose format reads it, or the first one's reason.
+func (s *Server) parseOwnFormat(text string) (game.Record, game.Game, error) {
 	var firstErr error
 	for _, engine := range s.order {
 		if engine.Records == nil {
@@ -262,7 +298,7 @@ func (s *Server) parseRecord(text string) (game.Record, game.Game, error) {
 		}
 	}
 	if firstErr == nil {
-		firstErr = game.BadRecord(game.Because("why.record.unknown_format", "this is not a record the site knows"), nil)
+		firstErr = errUnknownFormat
 	}
 	return game.Record{}, game.Game{}, firstErr
 }

@@ -94,7 +94,16 @@ func TestImportErrors(t *testing.T) {
 		ply        int // the move at fault, named alike in every format
 	}{
 		{"", "the record is empty", []string{"why.record.empty"}, 0},
-		{"hello", "starts with (", []string{"why.hgf.parentheses"}, 0},
+		// A text is refused for what is wrong in the format it looks
+		// like, or as no format at all: not for lacking the parentheses
+		// of one it does not look like.
+		{"hello", "this is not a record the site knows", []string{"why.record.unknown_format"}, 0},
+		{"e5 d4 e6", "this is not a record the site knows", []string{"why.record.unknown_format"}, 0},
+		{"1. C3\n2. D3", `no [Game "..."] line names the game`, []string{"why.record.no_game"}, 0},
+		{"\n# from a file\n1.c3 d3", `no [Game "..."] line names the game`, []string{"why.record.no_game"}, 0},
+		{"# from a file\n[Game \"dvonn\"]\n1. F5\n2. F5", "move 2 (F5): illegal move F5: F5 is occupied", []string{"why.import.move", "why.illegal_move", "why.dvonn.occupied"}, 2},
+		{"(;FF[4]SZ[8];W[h3];B[h4)", "property B is not closed with ]", []string{"why.hgf.unclosed"}, 0},
+		{"(;FF[4]SZ[8];W[h3] x)", "expected a property like SZ[8] at character 20", []string{"why.hgf.property"}, 0},
 		{"[Game \"chess\"]\n1. e4", `unknown game "chess"`, []string{"why.record.unknown_game"}, 0},
 		{"[Game \"havannah\"]\n[Options \"size=12\"]", "option size must be between 4 and 10", []string{"why.option.range"}, 0},
 		{"[Game \"havannah\"]\n[Winner \"red\"]", `line 2: Winner must be "white"`, []string{"why.record.line", "why.record.winner"}, 0},
