@@ -39,6 +39,17 @@ type ClockTerms struct {
 	Days       int `json:"days,omitempty"`
 }
 
+// MarshalJSON writes no clock as null, as a request for a new game says
+// it: terms sent back as they were shown ask for the same game. (An empty
+// object, as offers stored before say it, still reads as no clock.)
+func (c ClockTerms) MarshalJSON() ([]byte, error) {
+	if c == (ClockTerms{}) {
+		return []byte("null"), nil
+	}
+	type fields ClockTerms // without this method
+	return json.Marshal(fields(c))
+}
+
 func clockTerms(c clock.Control) ClockTerms {
 	return ClockTerms{InitialS: int(c.Initial / time.Second), IncrementS: int(c.Increment / time.Second), Days: c.Days}
 }

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"sync"
 	"testing"
 	"time"
+
+	"bretter/internal/store"
 )
 
 // finished is a Havannah game of side 4 that White has won.
@@ -238,4 +241,82 @@ func TestRematchOffersToldOnceAMinute(t *testing.T) {
 	check("a minute later", 0, 2)
 	ask(g.black, "POST", `{"options":{"size":5}}`, http.StatusAccepted)
 	check("the other's offer", 1, 2)
+}
+
+// The terms of a new game without a clock say "clock": null, as a request
+// says it, wherever they are shown: in the answer to the offer, in the
+// game's state, in the live messages and in the event of the offer. Sent
+// back as they are, they are accepted. An offer stored before, with an
+// empty clock, reads as null too.
+func TestRematchTermsWithoutAClock(t *testing.T) {
+	ts := newTestServer(t)
+	g := finished(t, ts)
+	live := ts.dial(t, g.id, g.black, "")
+	live.next("state")
+	var answer struct {
+		Offer struct{ Terms json.RawMessage }
+	}
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, &answer); code != http.StatusAccepted {
+		t.Fatalf("offer: %d", code)
+	}
+	noClock(t, "the answer to the offer", answer.Offer.Terms)
+	event := live.next("event")
+	var e store.Event
+	if err := json.Unmarshal(event.Event, &e); err != nil || e.Kind != "rematch" {
+		t.Fatalf("the live event of the offer: %s", event.Event)
+	}
+	noClock(t, "the live event of the offer", json.RawMessage(e.Move))
+	noClock(t, "the live state", offerTerms(t, func(v any) {
+		// The state as it comes, not as a Snapshot would write it again.
+		_, data, err := ts.dial(t, g.id, g.black, "").conn.Read(t.Context())
+		var m struct{ Type, State json.RawMessage }
+		if err != nil || json.Unmarshal(data, &m) != nil || string(m.Type) != `"state"` {
+			t.Fatalf("the first live message: %s %v", data, err)
+		}
+		json.Unmarshal(m.State, v)
+	}))
+	noClock(t, "the game's state", offerTerms(t, func(v any) { ts.call(t, "GET", "/api/games/"+g.id, "", nil, v) }))
+
+	var terms struct{ Clock json.RawMessage }
+	json.Unmarshal(answer.Offer.Terms, &terms)
+	body := `{"clock":` + string(terms.Clock) + `}`
+	var e2 errorBody
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, body, &e2); code != http.StatusCreated {
+		t.Fatalf("the terms sent back, %s: %d %+v", body, code, e2)
+	}
+
+	old := finished(t, ts)
+	at := storedTime(ts.srv.hub.now())
+	if err := ts.store.Append(t.Context(), old.id, []store.Event{{Seq: 8, Kind: "rematch", Seat: "white", At: at,
+		Move: `{"options":{"size":4,"swap":1},"clock":{},"white":"black"}`}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	later := restartOn(t, ts)
+	noClock(t, "an offer stored with an empty clock", offerTerms(t, func(v any) { later.call(t, "GET", "/api/games/"+old.id, "", nil, v) }))
+}
+
+// offerTerms are the terms of the offer in the state read reads.
+func offerTerms(t *testing.T, read func(v any)) json.RawMessage {
+	t.Helper()
+	var s struct {
+		Offer *struct{ Terms json.RawMessage }
+	}
+	read(&s)
+	if s.Offer == nil {
+		t.Fatal("no offer in the state")
+	}
+	return s.Offer.Terms
+}
+
+// noClock checks that terms, as JSON, say there is no clock as a request
+// does.
+func noClock(t *testing.T, where string, terms json.RawMessage) {
+	t.Helper()
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(terms, &fields); err != nil {
+		t.Fatalf("%s: terms %s: %v", where, terms, err)
+	}
+	if c, ok := fields["clock"]; ok && string(c) != "null" {
+		t.Errorf("%s: the terms say clock %s, not null: %s", where, c, terms)
+	}
 }
