@@ -179,9 +179,17 @@ func (s *Server) parseOptions(name string, raw json.RawMessage) (game.Options, e
 			return nil, refuse(http.StatusBadRequest, "bad_request", "%s has no option %s", g.Name, name)
 		}
 		if def.Bool {
+			// 1 and 0 too: a game's state and the terms of a new one
+			// write an on/off option so, and may be sent back as read.
 			var b bool
-			if err := json.Unmarshal(v, &b); err != nil {
-				return nil, refuse(http.StatusBadRequest, "bad_request", "option %s must be true or false", name)
+			switch string(v) {
+			case "1":
+				b = true
+			case "0":
+			default:
+				if err := json.Unmarshal(v, &b); err != nil {
+					return nil, refuse(http.StatusBadRequest, "bad_request", "option %s must be true or false", name)
+				}
 			}
 			opts[name] = 0
 			if b {

@@ -277,9 +277,10 @@ func TestRematchTermsWithoutAClock(t *testing.T) {
 	}))
 	noClock(t, "the game's state", offerTerms(t, func(v any) { ts.call(t, "GET", "/api/games/"+g.id, "", nil, v) }))
 
-	var terms struct{ Clock json.RawMessage }
+	// Sent back as read, on/off options (written 1 and 0) included.
+	var terms struct{ Options, Clock json.RawMessage }
 	json.Unmarshal(answer.Offer.Terms, &terms)
-	body := `{"clock":` + string(terms.Clock) + `}`
+	body := `{"options":` + string(terms.Options) + `,"clock":` + string(terms.Clock) + `}`
 	var e2 errorBody
 	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, body, &e2); code != http.StatusCreated {
 		t.Fatalf("the terms sent back, %s: %d %+v", body, code, e2)
