@@ -67,12 +67,14 @@ func (c Control) per() time.Duration { return time.Duration(c.Days) * 24 * time.
 // at the same time, so it costs nothing; being Forced, it earns no
 // increment either. A Pause is no move but a moment the turn changed
 // otherwise (moves taken back): Seat's time runs until then, without an
-// increment.
+// increment, and the last Back moves before it give back the increments
+// they earned.
 type Move struct {
 	Seat   string // "white" or "black"
 	At     time.Time
 	Pause  bool
 	Forced bool
+	Back   int
 }
 
 // State is both clocks at one moment.
@@ -110,7 +112,9 @@ func (s *State) add(seat string, d time.Duration) {
 // first moves cost nothing. After that each move costs its mover the time
 // since the move before, less the time the site was down (down), and
 // earns the increment; under days per move the mover's time is full
-// again after every move. The deadline is as far past the last move as
+// again after every move. Moves taken back give back their increments,
+// and the time spent on them stays spent: nobody gains time by taking
+// back. The deadline is as far past the last move as
 // the time left, not counting the time the site was down.
 func At(c Control, moves []Move, toMove string, playing bool, now time.Time, down Downtime) State {
 	s := State{White: c.Initial, Black: c.Initial}
@@ -141,12 +145,15 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time, dow
 	}
 	down = down.seen(moves, end)
 	last := moves[started].At
-	for _, m := range moves[started+1:] {
+	for i, m := range moves[started+1:] {
 		used := down.up(last, m.At)
 		switch {
 		case c.Days != 0:
 			// Full time again for the next move.
-		case m.Pause, m.Forced:
+		case m.Pause:
+			s.add(m.Seat, -used)
+			s.giveBack(moves[started+1:started+1+i], m.Back, c.Increment)
+		case m.Forced:
 			s.add(m.Seat, -used)
 		default:
 			s.add(m.Seat, c.Increment-used)
@@ -161,6 +168,19 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time, dow
 		s.Running, s.Deadline = toMove, deadline
 	}
 	return s
+}
+
+// giveBack takes from each player the increments that the last n of
+// earned, the moves since the clocks started, earned: those moves are
+// taken back. Moves before an earlier takeback are never taken back
+// again.
+func (s *State) giveBack(earned []Move, n int, increment time.Duration) {
+	for i := len(earned) - 1; i >= 0 && n > 0 && !earned[i].Pause; i-- {
+		if !earned[i].Forced {
+			s.add(earned[i].Seat, -increment)
+		}
+		n--
+	}
 }
 
 func seatIndex(seat string) int {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -481,4 +482,126 @@ func startedWithAClock(t *testing.T) (*testServer, *fakeTime, testGame) {
 	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":20,"increment_s":0}}`)
 	ts.play(t, g, "c3 d4")
 	return ts, ft, g
+}
+
+// A takeback gives back the increments of the moves it takes back; the
+// time spent thinking stays spent. The player to move after it has their
+// clock running from then, and a restart agrees.
+func TestTakebackGivesBackTheIncrements(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":60,"increment_s":10}}`)
+	ts.play(t, g, "e5 d4")
+	ft.advance(200 * time.Millisecond)
+	ts.moveAt(t, g, 2, "f5")
+	if c := ts.state(t, g.id, "").Clock; c.WhiteMS != 69800 {
+		t.Fatalf("after f5 with its increment: %+v", c)
+	}
+	ts.offer(t, g.id, g.white, "takeback")
+	ft.advance(time.Second) // on Black's clock, which runs until the answer
+	if code, e := ts.answer(t, g.id, g.black, "takeback", true); code != http.StatusOK {
+		t.Fatalf("accepting the takeback: %d %+v", code, e)
+	}
+	ft.advance(3 * time.Second) // on White's, to move again
+	c := ts.state(t, g.id, "").Clock
+	if c.WhiteMS != 56800 || c.BlackMS != 59000 || c.Running == nil || *c.Running != "white" {
+		t.Fatalf("3 s after taking back f5: %+v", c)
+	}
+	again := restartOn(t, ts)
+	useFakeTimeAt(again, ft)
+	if after := again.state(t, g.id, "").Clock; !reflect.DeepEqual(after, c) {
+		t.Fatalf("after a restart %+v, before %+v", after, c)
+	}
+}
+
+// Against the computer, which grants a takeback at once, taking back
+// again and again piles up no time: each round costs White the time it
+// thought, and the computer's clock stays where it was.
+func TestTakebacksPileUpNoTime(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":5},"opponent":"computer","level":1,"clock":{"initial_s":60,"increment_s":30}}`, &c)
+	ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 0, "move": "e5"}, nil)
+	s := ts.waitFor(t, c.ID, c.Secret, "the computer's reply", func(s Snapshot) bool { return len(s.Moves) == 2 })
+	for round := 1; round <= 4; round++ {
+		ft.advance(time.Second)
+		if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": 2, "move": s.Legal[0]}, nil); code != http.StatusOK {
+			t.Fatalf("round %d: White's move: %d", round, code)
+		}
+		ts.waitFor(t, c.ID, c.Secret, "the computer's reply", func(s Snapshot) bool { return len(s.Moves) == 4 })
+		ft.advance(time.Second)
+		if code, e := ts.offer(t, c.ID, c.Secret, "takeback"); code != http.StatusOK {
+			t.Fatalf("round %d: takeback: %d %+v", round, code, e)
+		}
+		s = ts.state(t, c.ID, c.Secret)
+		if want := int64(60000 - 2000*round); len(s.Moves) != 2 || s.Clock.WhiteMS != want || s.Clock.BlackMS != 60000 {
+			t.Fatalf("round %d: %v, clocks %+v; want White at %d ms, the computer at 60000", round, s.Moves, s.Clock, want)
+		}
+	}
+}
+
+// A takeback that would leave a clock without time, once the increments
+// of the moves it takes back are gone, is refused: offered, and accepted
+// once the time has run on.
+func TestTakebackLeavingNoTimeIsRefused(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":15,"increment_s":10}}`)
+	ts.play(t, g, "e5 d4")
+	ft.advance(14 * time.Second)
+	ts.moveAt(t, g, 2, "f5") // White: 15 - 14 + 10 = 11 s
+	ts.moveAt(t, g, 3, "c3")
+	ft.advance(500 * time.Millisecond)
+	// Taken back now, White would have 0.5 s: the offer stands.
+	if code, e := ts.offer(t, g.id, g.white, "takeback"); code != http.StatusOK {
+		t.Fatalf("offering a takeback with time to spare: %d %+v", code, e)
+	}
+	ft.advance(time.Second)
+	if code, e := ts.answer(t, g.id, g.black, "takeback", true); code != http.StatusConflict || e.Code != "no_time" {
+		t.Fatalf("accepting a takeback that leaves White 15 - 14 - 1.5 s: %d %+v", code, e)
+	}
+	ts.answer(t, g.id, g.black, "takeback", false)
+	if code, e := ts.offer(t, g.id, g.white, "takeback"); code != http.StatusConflict || e.Code != "no_time" {
+		t.Fatalf("offering it again: %d %+v", code, e)
+	}
+	s := ts.state(t, g.id, "")
+	if len(s.Moves) != 4 || s.Status != "playing" || s.Clock.WhiteMS != 9500 {
+		t.Fatalf("after the refusals: %v %s %+v", s.Moves, s.Status, s.Clock)
+	}
+}
+
+// The takebacks a game stored before the site first ran with takebacks
+// that give back their increments keep them, as the players saw then:
+// an older game's clocks stay as they were, on every instance and after
+// every restart. Its takebacks since give them back.
+func TestOlderTakebacksKeepTheirIncrements(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":5},"clock":{"initial_s":60,"increment_s":10}}`)
+	ts.play(t, g, "e5 d4")
+	ft.advance(time.Second)
+	ts.moveAt(t, g, 2, "f5")
+	ts.offer(t, g.id, g.white, "takeback")
+	ts.answer(t, g.id, g.black, "takeback", true)
+	// The site so far was one whose takebacks kept the increments: an
+	// older version stored the game.
+	if _, err := ts.store.Setting(t.Context(), takebacksGiveBack, strconv.FormatInt(ft.now.Add(time.Millisecond).UnixMilli(), 10)); err != nil {
+		t.Fatal(err)
+	}
+	ft.advance(time.Second)
+	again := restartOn(t, ts)
+	useFakeTimeAt(again, ft)
+	if err := again.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if c := again.state(t, g.id, "").Clock; c.WhiteMS != 68000 || c.BlackMS != 60000 {
+		t.Fatalf("a takeback stored before: %+v; want White with the increment of f5 kept", c)
+	}
+	again.moveAt(t, g, 2, "f5")
+	again.offer(t, g.id, g.white, "takeback")
+	again.answer(t, g.id, g.black, "takeback", true)
+	if c := again.state(t, g.id, "").Clock; c.WhiteMS != 68000 || c.BlackMS != 60000 {
+		t.Fatalf("a takeback since: %+v; want White's second increment given back", c)
+	}
 }

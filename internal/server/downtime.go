@@ -45,9 +45,10 @@ func (h *hub) down() clock.Downtime {
 }
 
 // Start records how long the site was down, if it was, and learns every
-// time it was, for the clocks. Call it before the server serves: a
-// request must not work out a clock (and end a game on time) without
-// the outage that just ended.
+// time it was, for the clocks, and since when takebacks give back their
+// increments. Call it before the server serves: a request must not work
+// out a clock (and end a game on time) without the outage that just
+// ended.
 func (s *Server) Start(ctx context.Context) error {
 	return s.hub.start(ctx)
 }
@@ -58,7 +59,7 @@ func (h *hub) start(ctx context.Context) error {
 		return err
 	}
 	h.learnOutages(outages)
-	return nil
+	return h.learnTakebacks(ctx)
 }
 
 func (h *hub) learnOutages(outages []clock.Outage) {

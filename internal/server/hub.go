@@ -100,6 +100,10 @@ type hub struct {
 	// Server.Start) or last noted the site up; none before.
 	downtime atomic.Pointer[clock.Downtime]
 	outages  atomic.Int64 // how many outages downtime is made of
+	// givingBack is when (in ms) the site first ran with takebacks that
+	// give back their increments, as the store said when this instance
+	// started; 0, always, before.
+	givingBack atomic.Int64
 
 	// ctx ends when the server shuts down, for work started by timers.
 	ctx  context.Context
@@ -173,7 +177,7 @@ func (h *hub) entry(id string) *liveGame {
 	defer h.mu.Unlock()
 	g := h.live[id]
 	if g == nil {
-		g = &liveGame{now: func() time.Time { return h.now() }, down: h.down}
+		g = &liveGame{now: func() time.Time { return h.now() }, down: h.down, givesBack: h.givesBack}
 		h.live[id] = g
 	}
 	return g

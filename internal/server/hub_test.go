@@ -295,7 +295,7 @@ func keptAsStored(t *testing.T, ts *testServer, f *faultyStore, id string) {
 	kept := h.entry(id)
 	kept.mu.Lock()
 	defer kept.mu.Unlock()
-	loaded := liveGame{down: h.down}
+	loaded := liveGame{down: h.down, givesBack: h.givesBack}
 	if err := h.load(t.Context(), id, &loaded); err != nil {
 		t.Fatal(err)
 	}

@@ -55,6 +55,9 @@ type liveGame struct {
 	client string
 	now    func() time.Time      // the hub's clock
 	down   func() clock.Downtime // the hub's downtime
+	// givesBack reports whether a takeback at a moment gives back the
+	// increments of the moves it takes back (see hub.givesBack).
+	givesBack func(at time.Time) bool
 
 	replayed
 }

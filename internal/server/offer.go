@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"time"
 
 	"bretter/game"
 	"bretter/internal/clock"
@@ -61,7 +64,7 @@ func (g *liveGame) apply(e store.Event, after game.State) error {
 		if err != nil || n < 1 || n > len(g.moves) {
 			return refuse(http.StatusInternalServerError, "internal", "a takeback of %q moves", e.Move)
 		}
-		g.ticks = append(g.ticks, clock.Move{Seat: g.state.ToMove().String(), At: e.At, Pause: true})
+		g.ticks = append(g.ticks, g.takebackTick(n, e.At))
 		if after == nil {
 			if err := g.rewind(len(g.moves) - n); err != nil {
 				return err
@@ -185,23 +188,25 @@ func (h *hub) offer(ctx context.Context, id, secret, kind string) (int, error) {
 			}
 			return 0, refuse(http.StatusConflict, "offer_pending", "an offer is waiting for an answer")
 		}
-		if kind == "takeback" && g.takebackCount(seat) == 0 {
-			return 0, refuse(http.StatusConflict, "no_takeback", "you have no move to take back")
+		// The takeback is checked against the clocks at the moment it is
+		// stored.
+		now := h.now()
+		var back step
+		if kind == "takeback" {
+			if back, err = g.takeback(seat, now); err != nil {
+				return 0, err
+			}
 		}
 		steps := []step{{store.Event{Kind: "offer", Seat: seat, Move: kind}, g.state}}
 		if computer := g.rec.Computer; computer != "" {
 			// The computer grants takebacks and plays draws out.
 			if kind == "takeback" {
-				next, n, err := g.takenBack(seat)
-				if err != nil {
-					return 0, err
-				}
-				steps = append(steps, step{store.Event{Kind: "takeback", Seat: seat, Move: strconv.Itoa(n)}, next})
+				steps = append(steps, back)
 			} else {
 				steps = append(steps, step{store.Event{Kind: "decline", Seat: computer, Move: kind}, g.state})
 			}
 		}
-		return h.commit(ctx, g, steps...)
+		return h.commitAt(ctx, g, now, steps...)
 	})
 }
 
@@ -236,24 +241,72 @@ func (h *hub) accept(ctx context.Context, g *liveGame, seat string) (int, error)
 	if g.offer.Kind == "draw" {
 		return h.commit(ctx, g, step{store.Event{Kind: "draw", Seat: seat}, g.state})
 	}
-	asker := g.offer.By
-	next, n, err := g.takenBack(asker)
+	now := h.now()
+	back, err := g.takeback(g.offer.By, now)
 	if err != nil {
 		return 0, err
 	}
-	return h.commit(ctx, g, step{store.Event{Kind: "takeback", Seat: asker, Move: strconv.Itoa(n)}, next})
+	return h.commitAt(ctx, g, now, back)
 }
 
-// takenBack is the position after asker's last move is taken back, and
-// how many moves that takes back.
-func (g *liveGame) takenBack(asker string) (game.State, int, error) {
+var errTakebackTime = refuse(http.StatusConflict, "no_time",
+	"taking back now would leave a clock without time: the moves taken back give back their increments")
+
+// takeback is the event that takes back asker's last move at now, with
+// the position after it. It is refused when there is no such move, or
+// when a player's time would run out by it.
+func (g *liveGame) takeback(asker string, now time.Time) (step, error) {
 	n := g.takebackCount(asker)
 	if n == 0 {
-		return nil, 0, refuse(http.StatusConflict, "no_takeback", "there is no move to take back")
+		return step{}, refuse(http.StatusConflict, "no_takeback", "you have no move to take back")
 	}
 	state, _, err := game.Replay(g.engine, g.rec.Options, g.moves[:len(g.moves)-n])
 	if err != nil {
-		return nil, 0, err
+		return step{}, err
 	}
-	return state, n, nil
+	if c := g.rec.Clock; !c.None() {
+		now = storedTime(now) // as commitAt stores it
+		ticks := append(slices.Clip(g.ticks), g.takebackTick(n, now))
+		if st := clock.At(c, ticks, state.ToMove().String(), true, now, g.down()); st.White <= 0 || st.Black <= 0 {
+			return step{}, errTakebackTime
+		}
+	}
+	return step{store.Event{Kind: "takeback", Seat: asker, Move: strconv.Itoa(n)}, state}, nil
 }
+
+// takebackTick is what the clocks count of taking back n moves at at: the
+// time of the player to move runs until then, and the moves give back
+// their increments.
+func (g *liveGame) takebackTick(n int, at time.Time) clock.Move {
+	m := clock.Move{Seat: g.state.ToMove().String(), At: at, Pause: true}
+	if g.givesBack(at) {
+		m.Back = n
+	}
+	return m
+}
+
+// takebacksGiveBack is the setting that says when the site first ran with
+// takebacks that give back the increments of the moves they take back
+// (ms since 1970). The site's takebacks before then kept them, and still
+// do: the clocks of an older game stay as its players saw them, on every
+// instance and after every restart.
+const takebacksGiveBack = "takebacks_give_back"
+
+// learnTakebacks learns when the site's takebacks first gave back their
+// increments, recording now if they never did before.
+func (h *hub) learnTakebacks(ctx context.Context) error {
+	v, err := h.store.Setting(ctx, takebacksGiveBack, strconv.FormatInt(h.now().UnixMilli(), 10))
+	if err != nil {
+		return err
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("when takebacks first gave back their increments: %q", v)
+	}
+	h.givingBack.Store(ms)
+	return nil
+}
+
+// givesBack reports whether a takeback stored at at gives back the
+// increments of the moves it takes back.
+func (h *hub) givesBack(at time.Time) bool { return at.UnixMilli() >= h.givingBack.Load() }

@@ -19,7 +19,7 @@ const offerNotices = {
 // refusals are the codes of the server's refusals that have words of
 // their own (error.<code>).
 const refusals = new Set(['stale', 'not_your_turn', 'game_over', 'waiting', 'forbidden', 'rate', 'no_offer', 'too_late',
-  'not_your_offer', 'not_over', 'no_friend', 'offer_pending', 'no_takeback', 'internal']);
+  'not_your_offer', 'not_over', 'no_friend', 'offer_pending', 'no_takeback', 'no_time', 'internal']);
 
 // createActions gives render(box, mine), which puts the controls for the
 // state of page into box (mine says whether it is the player's turn),
