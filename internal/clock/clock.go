@@ -191,37 +191,70 @@ func seatIndex(seat string) int {
 }
 
 // Outage is a time the site was down: no instance of it was seen up from
-// From to To, so nobody could move.
-type Outage struct{ From, To time.Time }
+// From to To, so nobody could move. The Grace after To is charged to
+// nobody either: the site is up again, but the players' pages take a
+// moment to find that out.
+type Outage struct {
+	From, To time.Time
+	Grace    time.Duration
+}
 
-// Downtime is the time the site was down: the union of its outages. The
-// zero Downtime is none.
+// Downtime is the time the site was down, and the graces after: the
+// union of its outages. The zero Downtime is none.
 type Downtime struct {
-	spans []Outage // in order, apart, none empty
+	// outages are the outages without their graces, merged: in order,
+	// apart, none empty. The Grace of one merged from several runs to
+	// the end of the latest of theirs.
+	outages []Outage
+	spans   []Outage // what the clocks leave out: outages and graces, merged, no Grace
 }
 
 // NewDowntime is the union of outages, in any order. Instances that
 // started together may each have recorded the same outage, or ones that
 // overlap: that time is still left out once.
 func NewDowntime(outages []Outage) Downtime {
-	spans := make([]Outage, 0, len(outages))
+	merged := make([]Outage, 0, len(outages))
 	for _, o := range outages {
 		if o.To.After(o.From) {
-			spans = append(spans, o)
+			merged = append(merged, o)
 		}
 	}
-	slices.SortFunc(spans, func(a, b Outage) int { return a.From.Compare(b.From) })
-	var d Downtime
-	for _, o := range spans {
-		if n := len(d.spans); n > 0 && !o.From.After(d.spans[n-1].To) {
-			if o.To.After(d.spans[n-1].To) {
-				d.spans[n-1].To = o.To
+	slices.SortFunc(merged, func(a, b Outage) int { return a.From.Compare(b.From) })
+	n := 0
+	for _, o := range merged {
+		if n > 0 && !o.From.After(merged[n-1].To) {
+			last := &merged[n-1]
+			end := last.To.Add(last.Grace)
+			if o.To.After(last.To) {
+				last.To = o.To
+			}
+			if e := o.To.Add(o.Grace); e.After(end) {
+				end = e
+			}
+			last.Grace = end.Sub(last.To)
+			continue
+		}
+		merged[n] = o
+		n++
+	}
+	merged = merged[:n]
+	return Downtime{outages: merged, spans: union(merged)}
+}
+
+// union is the time outages, in order and apart, and their graces cover.
+func union(outages []Outage) []Outage {
+	var spans []Outage
+	for _, o := range outages {
+		to := o.To.Add(o.Grace)
+		if n := len(spans); n > 0 && !o.From.After(spans[n-1].To) {
+			if to.After(spans[n-1].To) {
+				spans[n-1].To = to
 			}
 			continue
 		}
-		d.spans = append(d.spans, o)
+		spans = append(spans, Outage{From: o.From, To: to})
 	}
-	return d
+	return spans
 }
 
 // seen is d less what the game's own times show up: an outage begins
@@ -230,15 +263,16 @@ func NewDowntime(outages []Outage) Downtime {
 // stored meanwhile was stored while the site was up. Such an outage
 // begins at the last of the moves (or end, if not zero) within it, so
 // that a move is charged to its mover and a game lost on time ends with
-// no time left.
+// no time left. What a game stores in a grace tells nothing of where the
+// outage began: the site was up again.
 func (d Downtime) seen(moves []Move, end time.Time) Downtime {
 	if len(moves) == 0 {
 		return d
 	}
-	var spans []Outage
+	var outages []Outage
 	// The outages before the game's first move are over before it too.
-	for i := d.from(moves[0].At); i < len(d.spans); i++ {
-		o := d.spans[i]
+	for i := ending(d.outages, moves[0].At); i < len(d.outages); i++ {
+		o := d.outages[i]
 		from := o.From
 		for _, m := range moves {
 			if m.At.After(from) && m.At.Before(o.To) {
@@ -251,22 +285,23 @@ func (d Downtime) seen(moves []Move, end time.Time) Downtime {
 		if from.Equal(o.From) {
 			continue
 		}
-		if spans == nil {
-			spans = slices.Clone(d.spans)
+		if outages == nil {
+			outages = slices.Clone(d.outages)
 		}
-		spans[i].From = from
+		outages[i].From = from
 	}
-	if spans == nil {
+	if outages == nil {
 		return d
 	}
-	return Downtime{spans}
+	return Downtime{outages, union(outages)}
 }
 
-// from is the index of the first outage that ends after t: the outages
-// before it are over by then. An instance keeps every outage there ever
-// was; a game looks only at those since its moves.
-func (d Downtime) from(t time.Time) int {
-	return sort.Search(len(d.spans), func(i int) bool { return d.spans[i].To.After(t) })
+// ending is the index of the first of spans, in order and apart, that
+// ends after t: the ones before it are over by then. An instance keeps
+// every outage there ever was; a game looks only at those since its
+// moves.
+func ending(spans []Outage, t time.Time) int {
+	return sort.Search(len(spans), func(i int) bool { return spans[i].To.After(t) })
 }
 
 // up is the time from start to end that the site was up. An end before
@@ -276,7 +311,7 @@ func (d Downtime) up(start, end time.Time) time.Duration {
 	if used <= 0 {
 		return used
 	}
-	for _, o := range d.spans[d.from(start):] {
+	for _, o := range d.spans[ending(d.spans, start):] {
 		if !o.From.Before(end) {
 			break
 		}
@@ -300,7 +335,7 @@ func (d Downtime) after(start time.Time, left time.Duration) time.Time {
 		return start.Add(left)
 	}
 	t := start
-	for _, o := range d.spans[d.from(start):] {
+	for _, o := range d.spans[ending(d.spans, start):] {
 		if gap := o.From.Sub(t); gap > 0 {
 			if left <= gap {
 				break // runs out before this outage, or as it begins

@@ -141,6 +141,45 @@ func TestAtLeavesOutDowntime(t *testing.T) {
 	}
 }
 
+// The grace after an outage is charged to nobody, like the outage; but
+// the site is up in it, so what a game stores then does not tell where
+// the outage began.
+func TestAtLeavesOutTheGrace(t *testing.T) {
+	live := Control{Initial: 20 * time.Second}
+	// outage is an outage from and to seconds from t0, with a grace of 3 s.
+	outage := func(from, to float64) Outage { return Outage{From: at(from), To: at(to), Grace: 3 * time.Second} }
+	game := moves("white", 0.0, "black", 10.0)
+	for _, tt := range []struct {
+		name    string
+		moves   []Move
+		playing bool
+		now     float64
+		down    []Outage
+		want    State
+	}{
+		{"the grace is charged to nobody, and moves the deadline on", game, true, 25, []Outage{outage(12, 19)},
+			State{White: 15 * time.Second, Black: 20 * time.Second, Running: "white", Deadline: at(40)}},
+		{"a move in the grace is no sign that the outage began later", moves("white", 0.0, "black", 10.0, "white", 20.0), true, 25, []Outage{outage(12, 19)},
+			State{White: 18 * time.Second, Black: 17 * time.Second, Running: "black", Deadline: at(42)}},
+		{"nor is the end of a game in the grace", game, false, 21, []Outage{outage(12, 19)},
+			State{White: 18 * time.Second, Black: 20 * time.Second}},
+		{"an outage that begins in the grace of another joins it", game, true, 40, []Outage{outage(12, 19), outage(21, 30)},
+			State{White: 11 * time.Second, Black: 20 * time.Second, Running: "white", Deadline: at(51)}},
+		{"the same outage recorded twice ends with the later grace", game, true, 25,
+			[]Outage{outage(12, 19), {From: at(12), To: at(18), Grace: 5 * time.Second}},
+			State{White: 16 * time.Second, Black: 20 * time.Second, Running: "white", Deadline: at(41)}},
+	} {
+		toMove := "white"
+		if len(tt.moves)%2 == 1 {
+			toMove = "black"
+		}
+		got := At(live, tt.moves, toMove, tt.playing, at(tt.now), NewDowntime(tt.down))
+		if got != tt.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	for _, c := range []Control{{}, {Initial: time.Minute}, {Initial: 15 * time.Second, Increment: 180 * time.Second}, {Initial: 180 * time.Minute}, {Days: 14}} {
 		if err := c.Check(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	bt "bretter/internal/browsertest"
 )
@@ -62,6 +63,14 @@ func (c *cutter) serve() {
 	}
 }
 
+// retarget sends the connections that come next to another server, as
+// a site's address stays the same across a restart.
+func (c *cutter) retarget(target string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.target = target
+}
+
 // setCut cuts the line (closing what is open) or mends it.
 func (c *cutter) setCut(cut bool) {
 	c.mu.Lock()
@@ -105,5 +114,69 @@ func TestMoveWhileReconnecting(t *testing.T) {
 	waitStatus(t, bob, "Your friend's turn")
 	if s := apiState(t, srv, id); strings.Join(s.Moves, " ") != "e5" {
 		t.Fatalf("after reconnecting the moves are %v", s.Moves)
+	}
+}
+
+// The site's restart costs the player to move nothing. While the page
+// has no connection its clocks stop where they stood and are shown as
+// not live; once the site is back, the page is back within the grace
+// the clocks give after an outage (its wait is short while a clock
+// runs), and shows the clocks as they are.
+func TestClocksAcrossARestart(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	line := newCutter(t, strings.TrimPrefix(srv.URL, "http://"))
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":5},"start":"me","clock":{"initial_s":60,"increment_s":0}}`)
+	white := bt.NewProfile(t)
+	must(t, bt.Navigate(white, strings.Replace(g.playerURL, srv.URL, line.URL(), 1)))
+	waitStatus(t, white, "Your turn")
+	g.move(t, srv, "white", 0, "e5")
+	g.move(t, srv, "black", 1, "d4")
+	waitFor(t, white, `document.querySelector("#clocks .clock.white.running") !== null`, true, "White's clock running")
+	// The scripts a player's page loads after the board are in before the
+	// server goes: a page that had to fetch one then would fail.
+	_, err := bt.Eval[bool](white, `Promise.all(["actions.js", "chat.js", "notices.js", "boards/arrows.js"].map((s) =>
+		import(new URL(s, document.querySelector("script[type=module]").src)))).then(() => true)`)
+	must(t, err)
+
+	type clocked struct {
+		Clock struct {
+			WhiteMS int64 `json:"white_ms"`
+		} `json:"clock"`
+	}
+	before := readState[clocked](t, srv, g.id, "").Clock.WhiteMS
+	srv.Stop()
+	must(t, bt.WaitText(white, "#connection", "Reconnecting"))
+	waitFor(t, white, `document.querySelector("#clocks.stale") !== null && document.querySelector(".bar-clock.white.stale") !== null`, true,
+		"the clocks shown as not live")
+	const shown = `document.querySelector("#clocks .white .time").textContent`
+	first, err := bt.Eval[string](white, shown)
+	must(t, err)
+	time.Sleep(1500 * time.Millisecond)
+	later, err := bt.Eval[string](white, shown)
+	must(t, err)
+	if first != later {
+		t.Fatalf("White's clock ran on without a connection: %s, then %s", first, later)
+	}
+	bt.Screenshot(t, white, "clocks-offline")
+
+	// Down long enough for the page's waits between tries to grow past
+	// what the grace after the outage covers, were they not kept short.
+	time.Sleep(15 * time.Second)
+	again := bt.StartServer(t, srv.DB)
+	line.retarget(strings.TrimPrefix(again.URL, "http://"))
+	waitFor(t, white, `document.getElementById("connection").hidden && document.querySelector("#clocks.stale, .bar-clock.stale") === null`, true,
+		"the page back with live clocks")
+	after := readState[clocked](t, again, g.id, "").Clock.WhiteMS
+	// What White may lose: the moment between reading the clock and the
+	// stop, not the outage nor the page's way back.
+	if after < before-1000 {
+		t.Fatalf("White had %d ms before the restart, %d once the page was back", before, after)
+	}
+	// The page shows the clock as the server has it (to the second, and
+	// the moment it takes to read both).
+	page, err := bt.Eval[int64](white, `(() => { const [m, s] = `+shown+`.split(":").map(Number); return m * 60 + s; })()`)
+	must(t, err)
+	if d := page - after/1000; d < -2 || d > 2 {
+		t.Fatalf("the page shows White with %d s, the server %d ms", page, after)
 	}
 }

@@ -22,6 +22,7 @@ type ClockView struct {
 	BlackMS  int64   `json:"black_ms"`
 	Running  *string `json:"running"`
 	ServerMS int64   `json:"server_ms"`
+	HeldMS   int64   `json:"held_ms,omitempty"`
 	// The time control.
 	InitialMS   int64 `json:"initial_ms,omitempty"`
 	IncrementMS int64 `json:"increment_ms,omitempty"`
@@ -57,6 +58,9 @@ func (g *liveGame) clockView(now time.Time) *ClockView {
 	if st.Running != "" {
 		running := st.Running
 		v.Running = &running
+		// A clock that runs out later than its time left from now stands
+		// still until then: the site's outage, or the grace after it.
+		v.HeldMS = max(0, st.Deadline.Sub(now)-st.Left(running)).Milliseconds()
 	}
 	return v
 }

@@ -166,7 +166,7 @@ func TestClocksSurviveARestart(t *testing.T) {
 // Time the site was down is charged to nobody: a server started 30 s
 // after the last sign that the site was up finds the player to move
 // with the time they had then, and ends the game on time only once that
-// is spent, at the deadline moved on by the outage.
+// is spent, at the deadline moved on by the outage and its grace.
 func TestDowntimeIsNotCharged(t *testing.T) {
 	ts, ft, g := startedWithAClock(t)
 	ft.advance(5 * time.Second)
@@ -196,7 +196,7 @@ func TestDowntimeIsNotCharged(t *testing.T) {
 	if c := third.state(t, g.id, "").Clock; !reflect.DeepEqual(c, s.Clock) {
 		t.Fatalf("another instance's clock %+v, the first's %+v", c, s.Clock)
 	}
-	ft.advance(14900 * time.Millisecond)
+	ft.advance(restartGrace + 14900*time.Millisecond)
 	if s := again.state(t, g.id, ""); s.Status != "playing" {
 		t.Fatalf("with 100 ms left: %s %+v", s.Status, s.Result)
 	}
@@ -206,11 +206,64 @@ func TestDowntimeIsNotCharged(t *testing.T) {
 		t.Fatalf("after White's time ran out: %s %+v", s.Status, s.Result)
 	}
 	last := s.Events[len(s.Events)-1]
-	if want := time.UnixMilli(1_790_000_000_000).Add(50 * time.Second); last.Kind != "timeout" || !last.At.Equal(want) {
+	if want := time.UnixMilli(1_790_000_000_000).Add(50*time.Second + restartGrace); last.Kind != "timeout" || !last.At.Equal(want) {
 		t.Errorf("the timeout event: %+v, want at %v", last, want)
 	}
 	if s.Clock.WhiteMS != 0 || s.Clock.BlackMS != 20000 {
 		t.Errorf("the clock after the flag: %+v", s.Clock)
+	}
+}
+
+// After an outage the clocks stand still a little longer, restartGrace,
+// whoever is to move: the site is up again, but the players' pages take
+// a moment to find that out, and the player to move should not pay for
+// it. A page is told how much longer the running clock stands.
+func TestGraceAfterAnOutage(t *testing.T) {
+	ts, ft, g := startedWithAClock(t)
+	ft.advance(5 * time.Second)
+	if _, err := ts.store.SeenUp(t.Context(), ft.now); err != nil { // the last sign of life
+		t.Fatal(err)
+	}
+	ts.srv.hub.stop()
+	ft.advance(30 * time.Second)
+	again := restartOn(t, ts)
+	useFakeTimeAt(again, ft)
+	if err := again.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	again.srv.hub.resumeClocks(t.Context(), []string{g.id})
+	c := again.state(t, g.id, "").Clock
+	if c.WhiteMS != 15000 || c.HeldMS != restartGrace.Milliseconds() || *c.Running != "white" {
+		t.Fatalf("as the site is back: %+v", c)
+	}
+	// Another instance, or a restart, agrees.
+	third := restartOn(t, again)
+	useFakeTimeAt(third, ft)
+	if err := third.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if c3 := third.state(t, g.id, "").Clock; !reflect.DeepEqual(c3, c) {
+		t.Fatalf("another instance's clock %+v, the first's %+v", c3, c)
+	}
+	// White moves in the grace: the move costs nothing, and Black's
+	// clock stands until the grace is over.
+	ft.advance(2 * time.Second)
+	again.moveAt(t, g, 2, "e5")
+	if c := again.state(t, g.id, "").Clock; c.WhiteMS != 15000 || c.BlackMS != 20000 || c.HeldMS != 3000 || *c.Running != "black" {
+		t.Fatalf("after White's move 2 s into the grace: %+v", c)
+	}
+	ft.advance(4 * time.Second)
+	if c := again.state(t, g.id, "").Clock; c.BlackMS != 19000 || c.HeldMS != 0 {
+		t.Fatalf("a second after the grace: %+v", c)
+	}
+	// The deadline is moved on by the grace too.
+	ft.advance(18900 * time.Millisecond)
+	if s := again.state(t, g.id, ""); s.Status != "playing" {
+		t.Fatalf("with 100 ms left: %s %+v", s.Status, s.Result)
+	}
+	ft.advance(200 * time.Millisecond)
+	if s := again.state(t, g.id, ""); s.Result == nil || s.Result.Reason != "timeout" || s.Result.Winner != "white" {
+		t.Fatalf("after Black's time ran out: %s %+v", s.Status, s.Result)
 	}
 }
 
@@ -226,8 +279,8 @@ func TestStopNotesTheSiteUp(t *testing.T) {
 	stopped := ft.now
 	stop()
 	<-done
-	outages, err := ts.store.Started(t.Context(), stopped.Add(10*time.Second), downAfter)
-	if want := []clock.Outage{{From: stopped, To: stopped.Add(10 * time.Second)}}; err != nil || !reflect.DeepEqual(outages, want) {
+	outages, err := ts.store.Started(t.Context(), stopped.Add(10*time.Second), downAfter, restartGrace)
+	if want := []clock.Outage{{From: stopped, To: stopped.Add(10 * time.Second), Grace: restartGrace}}; err != nil || !reflect.DeepEqual(outages, want) {
 		t.Fatalf("started 10 s after the stop: %v, %v; want %v", outages, err, want)
 	}
 }
@@ -431,7 +484,7 @@ func TestOutageLearnedWhileUp(t *testing.T) {
 	}
 	ft.advance(10 * time.Second) // the notes stall
 	// Another instance starts, and takes the silence for an outage.
-	if _, err := ts.store.Started(t.Context(), ft.now, downAfter); err != nil {
+	if _, err := ts.store.Started(t.Context(), ft.now, downAfter, restartGrace); err != nil {
 		t.Fatal(err)
 	}
 	if c := ts.state(t, g.id, "").Clock; c.WhiteMS != 5000 {

@@ -27,12 +27,23 @@ import (
 // store that stalls), one starting meanwhile records an outage they were
 // up for; each learns of it with its next note, so that they disagree on
 // the clocks for a second at most, and the time is charged to nobody.
+//
+// After an outage the clocks stand still restartGrace longer, whoever is
+// to move: the site is up again, but a page finds that out only when it
+// next tries to connect (within two seconds while a clock runs: see
+// connect in game.js), and the player to move must not pay for the
+// site's restart. The grace is recorded with the outage, so that every
+// instance, a restart and a replay agree on it, and it is the same for
+// both players: moves are made in it as usual, and cost nothing.
 const (
 	seenUpEvery = time.Second
 	// downAfter leaves room for a note that came late (a busy store)
 	// and for the instances' system clocks to differ a little: a gap
 	// that short is no outage.
 	downAfter = seenUpEvery + 2*time.Second
+	// restartGrace leaves a page room to come back: its wait for the
+	// next try, the connection and the state.
+	restartGrace = 5 * time.Second
 )
 
 // down is the time the site was down, as known when this instance
@@ -54,7 +65,7 @@ func (s *Server) Start(ctx context.Context) error {
 }
 
 func (h *hub) start(ctx context.Context) error {
-	outages, err := h.store.Started(ctx, h.now(), downAfter)
+	outages, err := h.store.Started(ctx, h.now(), downAfter, restartGrace)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ type Store interface {
 	// SeenUp and Started keep the times the site was down (see
 	// Server.Start).
 	SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error)
-	Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error)
+	Started(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error)
 	pushStore
 	holdingStore
 }

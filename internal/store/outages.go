@@ -14,7 +14,8 @@ import (
 )
 
 // The site keeps when it was last seen up, as the setting seen_up (in
-// milliseconds), and the outages: the times nobody was (see Started).
+// milliseconds), and the outages: the times nobody was, each with the
+// grace after it that the clocks leave out too (see Started).
 // Every instance says it is up about once a second; one that starts
 // after nobody did for a while records the outage, once for all
 // instances, so that the clocks of every instance, of a restart and of a
@@ -22,14 +23,15 @@ import (
 const (
 	seenUpQuery = `INSERT INTO settings (name, value) VALUES ('seen_up', ?1)
 		ON CONFLICT (name) DO UPDATE SET value = excluded.value`
-	outageQuery  = `INSERT INTO outages (began, ended) VALUES (?1, ?2)`
-	outagesQuery = `SELECT began, ended FROM outages ORDER BY began`
+	outageQuery  = `INSERT INTO outages (began, ended, grace_ms) VALUES (?1, ?2, ?3)`
+	outagesQuery = `SELECT began, ended, grace_ms FROM outages ORDER BY began`
 )
 
 // outageSince is the outage that an instance starting at now, with
 // the site last seen up at seen (ms, "" if never), finds: none if the
-// site was seen up within gap, or never (a new site was not down).
-func outageSince(seen string, now time.Time, gap time.Duration) (clock.Outage, bool, error) {
+// site was seen up within gap, or never (a new site was not down). It
+// gives the players grace.
+func outageSince(seen string, now time.Time, gap, grace time.Duration) (clock.Outage, bool, error) {
 	if seen == "" {
 		return clock.Outage{}, false, nil
 	}
@@ -37,8 +39,13 @@ func outageSince(seen string, now time.Time, gap time.Duration) (clock.Outage, b
 	if err != nil {
 		return clock.Outage{}, false, fmt.Errorf("when the site was last seen up: %q", seen)
 	}
-	o := clock.Outage{From: time.UnixMilli(ms), To: time.UnixMilli(now.UnixMilli())}
+	o := clock.Outage{From: time.UnixMilli(ms), To: time.UnixMilli(now.UnixMilli()), Grace: grace.Truncate(time.Millisecond)}
 	return o, o.To.Sub(o.From) > gap, nil
+}
+
+// storedOutage is an outage as the store keeps it, in milliseconds.
+func storedOutage(began, ended, grace int64) clock.Outage {
+	return clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended), Grace: time.Duration(grace) * time.Millisecond}
 }
 
 // SeenUp keeps at as when the site was last seen up, and returns every
@@ -68,19 +75,19 @@ func sqliteSeenUp(ctx context.Context, tx *sql.Tx, at time.Time) ([]clock.Outage
 	defer rows.Close()
 	var outages []clock.Outage
 	for rows.Next() {
-		var began, ended int64
-		if err := rows.Scan(&began, &ended); err != nil {
+		var began, ended, grace int64
+		if err := rows.Scan(&began, &ended, &grace); err != nil {
 			return nil, err
 		}
-		outages = append(outages, clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended)})
+		outages = append(outages, storedOutage(began, ended, grace))
 	}
 	return outages, rows.Err()
 }
 
 // Started is told by an instance that starts at now: should the site
 // not have been seen up for longer than gap, it records the outage from
-// then to now. Then it is SeenUp at now.
-func (s *SQLite) Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error) {
+// then to now, with grace after it. Then it is SeenUp at now.
+func (s *SQLite) Started(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error) {
 	var outages []clock.Outage
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		// One writer at a time: an instance starting with this one
@@ -90,12 +97,12 @@ func (s *SQLite) Started(ctx context.Context, now time.Time, gap time.Duration) 
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		o, down, err := outageSince(seen, now, gap)
+		o, down, err := outageSince(seen, now, gap, grace)
 		if err != nil {
 			return err
 		}
 		if down {
-			if _, err := tx.ExecContext(ctx, outageQuery, o.From.UnixMilli(), o.To.UnixMilli()); err != nil {
+			if _, err := tx.ExecContext(ctx, outageQuery, o.From.UnixMilli(), o.To.UnixMilli(), o.Grace.Milliseconds()); err != nil {
 				return err
 			}
 		}
@@ -132,9 +139,9 @@ func pgSeenUp(ctx context.Context, tx pgx.Tx, at time.Time) ([]clock.Outage, err
 		return nil, err
 	}
 	var outages []clock.Outage
-	var began, ended int64
-	_, err = pgx.ForEachRow(rows, []any{&began, &ended}, func() error {
-		outages = append(outages, clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended)})
+	var began, ended, grace int64
+	_, err = pgx.ForEachRow(rows, []any{&began, &ended, &grace}, func() error {
+		outages = append(outages, storedOutage(began, ended, grace))
 		return nil
 	})
 	return outages, err
@@ -142,8 +149,8 @@ func pgSeenUp(ctx context.Context, tx pgx.Tx, at time.Time) ([]clock.Outage, err
 
 // Started is told by an instance that starts at now: should the site
 // not have been seen up for longer than gap, it records the outage from
-// then to now. Then it is SeenUp at now.
-func (s *Postgres) Started(ctx context.Context, now time.Time, gap time.Duration) ([]clock.Outage, error) {
+// then to now, with grace after it. Then it is SeenUp at now.
+func (s *Postgres) Started(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error) {
 	var outages []clock.Outage
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Instances starting together take turns on the row: the next
@@ -153,12 +160,12 @@ func (s *Postgres) Started(ctx context.Context, now time.Time, gap time.Duration
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		o, down, err := outageSince(seen, now, gap)
+		o, down, err := outageSince(seen, now, gap, grace)
 		if err != nil {
 			return err
 		}
 		if down {
-			if _, err := tx.Exec(ctx, pgParams(outageQuery), o.From.UnixMilli(), o.To.UnixMilli()); err != nil {
+			if _, err := tx.Exec(ctx, pgParams(outageQuery), o.From.UnixMilli(), o.To.UnixMilli(), o.Grace.Milliseconds()); err != nil {
 				return err
 			}
 		}

@@ -97,6 +97,8 @@ var postgresMigrations = []string{
 		began BIGINT NOT NULL,
 		ended BIGINT NOT NULL
 	);`,
+	// The grace after an outage, charged to nobody either (see Started).
+	`ALTER TABLE outages ADD COLUMN grace_ms BIGINT NOT NULL DEFAULT 0;`,
 }
 
 // lastChangePostgres is lastChange in PostgreSQL's words.

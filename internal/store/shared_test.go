@@ -100,18 +100,18 @@ func testMark(t *testing.T, s markStore) {
 }
 
 // An instance that starts after nobody was seen up for longer than the
-// gap records that outage; one that finds the site up, or starts on a
-// new database, records none. Every instance and every restart reads
-// the same outages.
+// gap records that outage, with the grace it gives; one that finds the
+// site up, or starts on a new database, records none. Every instance and
+// every restart reads the same outages.
 func TestOutages(t *testing.T) {
 	eachStore(t, func(t *testing.T, open opener) {
 		ctx := t.Context()
 		s := open(t)
 		t0 := time.UnixMilli(1_790_000_000_000)
-		const gap = 3 * time.Second
+		const gap, grace = 3 * time.Second, 5 * time.Second
 		started := func(s testStore, now time.Time, want ...clock.Outage) {
 			t.Helper()
-			got, err := s.Started(ctx, now, gap)
+			got, err := s.Started(ctx, now, gap, grace)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +126,7 @@ func TestOutages(t *testing.T) {
 			}
 		}
 		started(s, t0.Add(6*time.Second)) // 2 s since the last sign: up
-		first := clock.Outage{From: t0.Add(6 * time.Second), To: t0.Add(36 * time.Second)}
+		first := clock.Outage{From: t0.Add(6 * time.Second), To: t0.Add(36 * time.Second), Grace: grace}
 		again := open(t)
 		started(again, first.To, first)
 		// Another instance starting a moment later finds the site up.
@@ -135,8 +135,12 @@ func TestOutages(t *testing.T) {
 		if got, err := s.SeenUp(ctx, t0.Add(100*time.Second)); err != nil || !slices.Equal(got, []clock.Outage{first}) {
 			t.Fatalf("seen up after an outage: %v, %v", got, err)
 		}
-		second := clock.Outage{From: t0.Add(100 * time.Second), To: t0.Add(200*time.Second + 5*time.Millisecond)}
-		started(open(t), second.To, first, second)
+		// Each outage keeps the grace it was recorded with, to the
+		// millisecond.
+		second := clock.Outage{From: t0.Add(100 * time.Second), To: t0.Add(200*time.Second + 5*time.Millisecond), Grace: 1500 * time.Millisecond}
+		if got, err := open(t).Started(ctx, second.To, gap, second.Grace); err != nil || !slices.Equal(got, []clock.Outage{first, second}) {
+			t.Fatalf("started after a second outage: %v, %v", got, err)
+		}
 		started(s, second.To.Add(time.Second), first, second)
 	})
 }

@@ -168,6 +168,8 @@ var migrations = []string{
 		began INTEGER NOT NULL,
 		ended INTEGER NOT NULL
 	);`,
+	// The grace after an outage, charged to nobody either (see Started).
+	`ALTER TABLE outages ADD COLUMN grace_ms INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // lastChange is when game g last changed: its row's updated_at (created,

@@ -38,8 +38,9 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
       return;
     }
     root.hidden = false;
-    base = { ...clock, over: s.status === 'over', at: performance.now() };
+    base = { ...clock, over: s.status === 'over', at: performance.now(), wall: Date.now() };
     root.classList.toggle('slow', Boolean(clock.days));
+    root.classList.remove('stale');
     draw();
     stop();
     if (clock.running) timer = setInterval(draw, clock.days ? 30000 : 100);
@@ -50,9 +51,31 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
     timer = null;
   }
 
+  // offline stops the clocks where they stood when the connection was
+  // lost and shows that they are not live: meanwhile the server may see
+  // a move, a flag or the site down, and the state it sends once the
+  // connection is back puts them right.
+  function offline() {
+    if (!base) return;
+    base.stopped ??= performance.now();
+    stop();
+    root.classList.add('stale');
+    draw();
+  }
+
+  // sent is seat's time as the server last sent it.
+  function sent(seat) {
+    return seat === 'white' ? base.white_ms : base.black_ms;
+  }
+
+  // left is seat's time now, or when the connection was lost. The server
+  // may hold the running clock a while first (held_ms): the grace after
+  // the site was down.
   function left(seat) {
-    const ms = seat === 'white' ? base.white_ms : base.black_ms;
-    return base.running === seat ? Math.max(0, ms - (performance.now() - base.at)) : ms;
+    const ms = sent(seat);
+    if (base.running !== seat) return ms;
+    const ran = (base.stopped ?? performance.now()) - base.at - (base.held_ms || 0);
+    return Math.max(0, ms - Math.max(0, ran));
   }
 
   function draw() {
@@ -67,7 +90,7 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
       time.className = 'time';
       time.textContent = format(ms);
       row.append(name, ' ', time);
-      const due = dueAt(seat, ms);
+      const due = dueAt(seat);
       if (due) {
         const note = document.createElement('small');
         note.className = 'due';
@@ -90,8 +113,8 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
   }
 
   // dueAt is when seat's move of a slow game is due, if seat is to move.
-  function dueAt(seat, ms) {
-    return base.days && base.running === seat && !base.over ? new Date(Date.now() + ms) : null;
+  function dueAt(seat) {
+    return base.days && base.running === seat && !base.over ? new Date(base.wall + (base.held_ms || 0) + sent(seat)) : null;
   }
 
   function isLow(ms) {
@@ -136,7 +159,7 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
   // clock: it has room for the time left or, on a slow game's move, the
   // moment it is due.
   function barText(seat, ms) {
-    const due = dueAt(seat, ms);
+    const due = dueAt(seat);
     return due ? t('clock.due_short', { when: (ms < SIX_DAYS ? dueShort : dueDate).format(due) }) : format(ms);
   }
 
@@ -150,7 +173,8 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
     el.textContent = barText(seat, ms);
     el.classList.toggle('running', base.running === seat);
     el.classList.toggle('low', isLow(ms));
+    el.classList.toggle('stale', base.stopped !== undefined);
   }
 
-  return { update, mark };
+  return { update, mark, offline };
 }

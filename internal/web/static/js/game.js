@@ -111,9 +111,9 @@ export async function start() {
 }
 
 function connect() {
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const after = page.version >= 0 ? `?after=${page.version}` : '';
-  page.socket = new WebSocket(`${scheme}://${location.host}/api/games/${page.boot.id}/ws${after}`);
+  // http: becomes ws:, https: wss:.
+  page.socket = new WebSocket(`${location.origin.replace('http', 'ws')}/api/games/${page.boot.id}/ws${after}`);
   page.socket.addEventListener('open', () => {
     page.retry = 0;
     page.connected = true;
@@ -125,8 +125,11 @@ function connect() {
     page.socket = null;
     page.connected = false;
     $('connection').hidden = false;
+    page.clocks?.offline();
     render(); // who is online is not known any more
-    page.reconnect = setTimeout(connect, Math.min(10000, 500 * 2 ** page.retry++));
+    // While a clock runs, the wait is short enough for the grace the
+    // clocks give after the site was down to cover it (README, clocks).
+    page.reconnect = setTimeout(connect, Math.min(page.state?.clock?.running ? 2000 : 10000, 500 * 2 ** page.retry++));
   });
 }
 
@@ -137,14 +140,16 @@ function shown() {
 }
 document.addEventListener('visibilitychange', shown);
 
-// When the device says it is back online, reconnect at once rather than
-// at the end of the wait.
-addEventListener('online', () => {
+// When the device says it is back online, or the page is back on screen
+// (a hidden page's timers may be held back), reconnect at once rather
+// than at the end of the wait.
+function reconnectNow() {
   if (page.socket || !page.reconnect) return;
   clearTimeout(page.reconnect);
-  page.reconnect = null;
   connect();
-});
+}
+addEventListener('online', reconnectNow);
+addEventListener('visibilitychange', reconnectNow);
 
 // settle matches the pending move with the state the server sent after a
 // reconnection: played already, or to be sent again as it was.
