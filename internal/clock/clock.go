@@ -172,14 +172,22 @@ func At(c Control, moves []Move, toMove string, playing bool, now time.Time, dow
 
 // giveBack takes from each player the increments that the last n of
 // earned, the moves since the clocks started, earned: those moves are
-// taken back. Moves before an earlier takeback are never taken back
-// again.
+// taken back. The moves an earlier takeback took back are passed over:
+// they gave theirs back then.
 func (s *State) giveBack(earned []Move, n int, increment time.Duration) {
-	for i := len(earned) - 1; i >= 0 && n > 0 && !earned[i].Pause; i-- {
-		if !earned[i].Forced {
-			s.add(earned[i].Seat, -increment)
+	gone := 0 // moves taken back already, still to pass over
+	for i := len(earned) - 1; i >= 0 && n > 0; i-- {
+		switch m := earned[i]; {
+		case m.Pause:
+			gone += m.Back
+		case gone > 0:
+			gone--
+		default:
+			if !m.Forced {
+				s.add(m.Seat, -increment)
+			}
+			n--
 		}
-		n--
 	}
 }
 

@@ -70,6 +70,11 @@ func TestAt(t *testing.T) {
 				Move{Seat: "white", At: at(20)}, Move{Seat: "black", At: at(22), Pause: true, Back: 3}), "white", true, 22,
 			State{White: 5*time.Minute - 4*time.Second - 3*time.Second, Black: 5*time.Minute - 3*time.Second - 2*time.Second,
 				Running: "white", Deadline: at(22 + 293)}},
+		{"a takeback reaching past an earlier one gives back the moves before it too", live,
+			slices.Concat(moves("white", 0.0, "black", 10.0, "white", 14.0, "black", 20.0, "white", 25.0),
+				[]Move{{Seat: "black", At: at(27), Pause: true, Back: 1}}, moves("white", 30.0),
+				[]Move{{Seat: "black", At: at(32), Pause: true, Back: 3}}), "white", true, 32,
+			State{White: 5*time.Minute - 12*time.Second, Black: 5*time.Minute - 10*time.Second, Running: "white", Deadline: at(32 + 288)}},
 		{"days per move: full time after each move", days, moves("white", 0.0, "black", 3600.0, "white", 90000.0), "black", true, 90000 + 7200,
 			State{White: 2 * day, Black: 2*day - 2*time.Hour, Running: "black", Deadline: at(90000).Add(2 * day)}},
 	} {
