@@ -2,22 +2,28 @@
 // state and then one by one; every text is set as text, never as markup.
 import { isolated } from './controls.js';
 
-export function createChat({ t, send, mySeat, who, notice }) {
+export function createChat({ t, page, send, notice }) {
   const $ = (id) => document.getElementById(id);
   const list = $('chat-lines');
+  const input = $('chat-input');
+  const mySeat = page.boot.seat;
   let lines = [];
+  // The line sent last and not answered yet, with the connection it went
+  // out on: it stays in the box until the server has taken it.
+  let sent = null;
 
   $('chat-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
-    const input = $('chat-input');
     const text = input.value.trim();
-    if (!text) return;
+    // A second Enter while the line is on its way sends it once.
+    if (!text || (text === sent?.text && sent.socket === page.socket)) return;
+    const id = page.nextMessage++;
     // Offline, the line stays in the box to be sent again.
-    if (!send({ type: 'chat', text })) {
+    if (!send({ type: 'chat', id, text })) {
       notice(t('error.offline'));
       return;
     }
-    input.value = '';
+    sent = { id, text, socket: page.socket };
   });
 
   function item(line) {
@@ -26,7 +32,7 @@ export function createChat({ t, send, mySeat, who, notice }) {
     const name = document.createElement('b');
     // The name and the line are the players' writing, isolated from the
     // site's words and from each other.
-    name.append(isolated(line.seat === mySeat ? t('chat.you') : who(line.seat)));
+    name.append(isolated(line.seat === mySeat ? t('chat.you') : page.state?.players[line.seat]?.name || t('colour.' + line.seat)));
     li.append(name, ': ', isolated(line.text));
     return li;
   }
@@ -36,6 +42,14 @@ export function createChat({ t, send, mySeat, who, notice }) {
   }
 
   return {
+    // answered takes the server's answer to a message of the page's: the
+    // line taken leaves the box, unless the player has written on since;
+    // a line refused stays there.
+    answered(msg) {
+      if (msg.id !== sent?.id) return;
+      if (msg.type === 'ack' && input.value.trim() === sent.text) input.value = '';
+      sent = null;
+    },
     // reset takes the chat of a full state, sent on every reconnection
     // (the states of a takeback or a join carry none: lines are never
     // taken away). The list is drawn anew only when it holds other lines.

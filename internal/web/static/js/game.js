@@ -67,10 +67,7 @@ export async function start() {
       page.actions = m.createActions({ t, page, send, play, colourName, notice });
       render();
     });
-    if ($('chat')) page.chat = import('./chat.js').then((m) => m.createChat({
-      t, mySeat: page.boot.seat, send: (msg) => send({ ...msg, id: page.nextMessage++ }),
-      who: (seat) => page.state?.players[seat]?.name || colourName(seat), notice,
-    }));
+    if ($('chat')) page.chat = import('./chat.js').then((m) => m.createChat({ t, page, send, notice }));
   }
   $('pending-yes').addEventListener('click', () => {
     const move = page.preview;
@@ -195,14 +192,12 @@ function receive(msg) {
       }
       break;
     case 'ack':
-      if (msg.id === page.pending?.id) page.pending = null;
-      if (msg.next) location.assign(`/g/${page.boot.id}/next`);
-      render();
-      break;
     case 'error':
       if (msg.id === page.pending?.id) page.pending = null;
+      if (msg.next) location.assign(`/g/${page.boot.id}/next`);
+      page.chat?.then((chat) => chat.answered(msg));
       // Only a player's messages are refused for reasons worth a word.
-      notice(page.actions ? page.actions.errorText(msg) : t('error.other', { detail: msg.error }));
+      if (msg.type === 'error') notice(page.actions ? page.actions.errorText(msg) : t('error.other', { detail: msg.error }));
       render();
       break;
     case 'presence':
