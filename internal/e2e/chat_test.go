@@ -60,3 +60,32 @@ func TestChatLineKeptUntilAccepted(t *testing.T) {
 	must(t, bt.WaitText(bob, "#chat-lines", "line 1"))
 	waitFor(t, alice, chatValue, "line 7", "the line refused for its haste kept in the box")
 }
+
+// A chat line or a name the server refuses is refused in so many words,
+// with the server's reason in the page's language, and the notice goes
+// once something the player does is taken.
+func TestChatAndNameRefusalsReadAsRefusals(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "4")
+
+	setValue(t, alice, "#chat-input", "\u202egood luck")
+	typeInto(t, alice, "#chat-input", kb.Enter)
+	waitFor(t, alice, `document.getElementById("notice").textContent`,
+		"Not accepted: a chat line cannot hold characters that change the direction of writing", "the chat line's refusal")
+	setValue(t, alice, "#name-input", "Ada")
+	_, err := bt.Eval[bool](alice, `document.getElementById("name-form").requestSubmit(), true`)
+	must(t, err)
+	must(t, bt.WaitText(bob, "#players", "Ada · White"))
+	waitFor(t, alice, `document.getElementById("notice").textContent`, "", "the refusal gone once the name is taken")
+
+	setValue(t, alice, "#name-input", "Ada\tLovelace")
+	_, err = bt.Eval[bool](alice, `document.getElementById("name-form").requestSubmit(), true`)
+	must(t, err)
+	waitFor(t, alice, `document.getElementById("notice").textContent`,
+		"Not accepted: a name cannot hold control characters or line breaks", "the name's refusal")
+	setValue(t, alice, "#chat-input", "good luck")
+	typeInto(t, alice, "#chat-input", kb.Enter)
+	must(t, bt.WaitText(bob, "#chat-lines", "good luck"))
+	waitFor(t, alice, `document.getElementById("notice").textContent`, "", "the refusal gone once the line is taken")
+}

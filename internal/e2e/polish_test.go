@@ -146,5 +146,5 @@ func TestRefusedNameInPolish(t *testing.T) {
 	setValue(t, p, "#name-input", "Ada\tLovelace")
 	_, err := bt.Eval[bool](p, `document.getElementById("name-form").requestSubmit(), true`)
 	must(t, err)
-	must(t, bt.WaitText(p, "#notice", "Coś poszło nie tak: imię nie może zawierać znaków sterujących ani podziałów wiersza"))
+	must(t, bt.WaitText(p, "#notice", "Nie przyjęto: imię nie może zawierać znaków sterujących ani podziałów wiersza"))
 }

@@ -26,7 +26,8 @@ const refusals = new Set(['stale', 'not_your_turn', 'game_over', 'waiting', 'for
 // tellOffer(event) and refused(cell), which say in the notice what an
 // event of an offer, or a click that chose nothing, means to the player,
 // why(reasons), which says why the server refused a move, and
-// errorText(msg), what a refusal of the player's message says.
+// answered(msg), which says in the notice what a refusal of the player's
+// message means, until something of theirs is taken.
 export function createActions({ t, page, send: sendNow, play, colourName, notice }) {
   const $ = (id) => document.getElementById(id);
   // Offline, nothing is sent, and the player is told so: only a move is
@@ -226,6 +227,15 @@ export function createActions({ t, page, send: sendNow, play, colourName, notice
     notice(s.to_move === page.boot.seat ? t('entry.illegal', { move: cell }) : t('entry.not_now'));
   }
 
+  // answered takes the server's answer to a message of the player's: a
+  // refusal is put in the notice, and taken away again once something the
+  // player does is taken (other notices, such as the friend's offer, stay).
+  let refusal = null;
+  function answered(msg) {
+    if (msg.type === 'error') notice(refusal = errorText(msg));
+    else if ($('notice').textContent === refusal) notice('');
+  }
+
   // why says in the page's language why the server refused a move.
   const why = (reasons) => reasonsText(t, reasons);
 
@@ -236,8 +246,9 @@ export function createActions({ t, page, send: sendNow, play, colourName, notice
   function errorText(msg) {
     if (msg.code === 'illegal') return t('error.illegal', { detail: msg.reasons ? why(msg.reasons) : msg.error });
     if (refusals.has(msg.code)) return t('error.' + msg.code);
-    return t('error.other', { detail: msg.reasons ? why(msg.reasons) : msg.error });
+    if (msg.reasons) return t('error.refused', { detail: why(msg.reasons) });
+    return t('error.other', { detail: msg.error });
   }
 
-  return { render, tellOffer, refused, why, errorText };
+  return { render, tellOffer, refused, why, answered };
 }

@@ -197,7 +197,8 @@ function receive(msg) {
       if (msg.next) location.assign(`/g/${page.boot.id}/next`);
       page.chat?.then((chat) => chat.answered(msg));
       // Only a player's messages are refused for reasons worth a word.
-      if (msg.type === 'error') notice(page.actions ? page.actions.errorText(msg) : t('error.other', { detail: msg.error }));
+      if (page.actions) page.actions.answered(msg);
+      else if (msg.error) notice(t('error.other', { detail: msg.error }));
       render();
       break;
     case 'presence':
