@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	bt "bretter/internal/browsertest"
 )
@@ -111,5 +112,31 @@ func TestInvitationGone(t *testing.T) {
 	}
 	if gone, err := bt.Eval[bool](carol, `document.getElementById("take-seat") === null`); err != nil || !gone {
 		t.Errorf("the button to take the seat is still there (%v)", err)
+	}
+}
+
+// Before the friend has joined, a move typed or chosen on the board is
+// answered with what the player waits for, not with whose turn it is, on
+// every board.
+func TestMoveBeforeTheFriendJoined(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice := bt.NewProfile(t)
+	const waiting = "The game starts when your friend has joined."
+	notice := `document.getElementById("notice").textContent`
+	for _, g := range []struct{ game, size, cell string }{{"havannah", "4", "a1"}, {"dvonn", "", "C3"}, {"fanorona", "", "d3"}} {
+		options := map[string]string{}
+		if g.size != "" {
+			options["size"] = g.size
+		}
+		newGame(t, alice, srv, g.game, options, "me")
+		waitStatus(t, alice, "Waiting for your friend")
+		// The players' controls, and what says why a click chose nothing.
+		waitFor(t, alice, `document.querySelector("#actions button.abort") !== null`, true, "the players' controls")
+		clickCell(t, alice, g.cell)
+		waitFor(t, alice, notice, waiting, g.game+": a cell clicked")
+		_, err := bt.Eval[bool](alice, `(document.getElementById("notice").textContent = "") === ""`)
+		must(t, err)
+		typeInto(t, alice, "#move-input", g.cell+kb.Enter)
+		waitFor(t, alice, notice, waiting, g.game+": a move typed")
 	}
 }

@@ -1,6 +1,6 @@
-// The players' own controls: resigning, offering a draw, a takeback or
-// a new game, answering and withdrawing offers. A watcher's page never
-// loads this script; a player's loads it after the board is up.
+// The players' own controls: a move typed out, resigning, offering a draw,
+// a takeback or a new game, answering and withdrawing offers. A watcher's
+// page never loads this script; a player's loads it after the board is up.
 import { button } from './controls.js';
 import { reasonsText } from './reasons.js';
 import { lang } from './i18n.js';
@@ -28,7 +28,7 @@ const refusals = new Set(['stale', 'not_your_turn', 'game_over', 'waiting', 'for
 // why(reasons), which says why the server refused a move, and
 // answered(msg), which says in the notice what a refusal of the player's
 // message means, until something of theirs is taken.
-export function createActions({ t, page, send: sendNow, play, colourName, notice }) {
+export function createActions({ t, page, send: sendNow, play, sendMove, colourName, notice }) {
   const $ = (id) => document.getElementById(id);
   // Offline, nothing is sent, and the player is told so: only a move is
   // kept to go out once the connection is back.
@@ -36,6 +36,10 @@ export function createActions({ t, page, send: sendNow, play, colourName, notice
   $('rematch-form')?.addEventListener('submit', (e) => {
     e.preventDefault();
     send({ type: 'rematch', id: page.nextMessage++, ...rematchTerms(e.target) });
+  });
+  $('move-form')?.addEventListener('submit', (e) => {
+    e.preventDefault();
+    typed($('move-input').value.trim());
   });
   // The player's name, in every game (against the computer too).
   let named; // the name last put into the box
@@ -219,12 +223,32 @@ export function createActions({ t, page, send: sendNow, play, colourName, notice
     else if (key || event.kind === 'draw') notice('');
   }
 
-  // refused explains a click on a cell of the board that chose nothing: it
-  // is not the player's turn, or the cell is no move (a stone is there).
+  // myTurn says whether the game waits for a move of the player's.
+  const myTurn = () => page.state.status === 'playing' && page.state.to_move === page.boot.seat;
+
+  // notNow says why no move of the player's is taken just now: the friend
+  // has not joined yet, or it is not their turn.
+  const notNow = () => t(page.state.status === 'waiting' ? 'error.waiting' : 'entry.not_now');
+
+  // typed plays a move written in the game's notation, if it is one of the
+  // legal moves the server sent: at once, since writing a move out and
+  // sending it is no slip of a finger for the confirmation to catch.
+  function typed(text) {
+    if (!text || !page.state) return;
+    if (!myTurn()) return notice(notNow());
+    const legal = page.state.legal || [];
+    const move = legal.find((m) => m === text) ?? legal.find((m) => m.toLowerCase() === text.toLowerCase());
+    if (!move) return notice(t('entry.illegal', { move: text }));
+    $('move-input').value = '';
+    sendMove(move);
+  }
+
+  // refused explains a click on a cell of the board that chose nothing: the
+  // game has not begun or it is not the player's turn, or the cell is no
+  // move (a stone is there).
   function refused(cell) {
-    const s = page.state;
-    if (s.status !== 'playing' || page.pending || page.preview || page.replay.viewing() !== null) return;
-    notice(s.to_move === page.boot.seat ? t('entry.illegal', { move: cell }) : t('entry.not_now'));
+    if (page.state.status === 'over' || page.pending || page.preview || page.replay.viewing() !== null) return;
+    notice(myTurn() ? t('entry.illegal', { move: cell }) : notNow());
   }
 
   // answered takes the server's answer to a message of the player's: a

@@ -64,7 +64,7 @@ export async function start() {
     // Against the computer there is neither chat nor push notices.
     if ($('notices')) import('./notices.js').then((m) => m.wireNotices({ t, gameId: page.boot.id }));
     import('./actions.js').then((m) => {
-      page.actions = m.createActions({ t, page, send, play, colourName, notice });
+      page.actions = m.createActions({ t, page, send, play, sendMove, colourName, notice });
       render();
     });
     if ($('chat')) page.chat = import('./chat.js').then((m) => m.createChat({ t, page, send, notice }));
@@ -79,10 +79,6 @@ export async function start() {
     page.preview = null;
     render();
     backToBoard();
-  });
-  $('move-form')?.addEventListener('submit', (e) => {
-    e.preventDefault();
-    typed($('move-input').value.trim());
   });
   page.board = page.mod.create($('board'), { t, send: play, refused: (cell) => page.actions?.refused(cell), marks: [] });
   // The board the server drew is replaced at once by a live one of the
@@ -263,26 +259,6 @@ function backToBoard() {
   if (!$('pending').contains(document.activeElement)) return;
   const from = page.chosenFrom;
   focusOn(from && $('board').contains(from) ? from : $('board').querySelector('svg') ?? $('board'));
-}
-
-// typed plays a move written in the game's notation, if it is one of the
-// legal moves the server sent: at once, since writing a move out and
-// sending it is no slip of a finger for the confirmation to catch.
-function typed(text) {
-  if (!text) return;
-  const mine = page.state && page.boot.seat && page.state.status === 'playing' && page.state.to_move === page.boot.seat;
-  if (!mine) {
-    notice(t('entry.not_now'));
-    return;
-  }
-  const legal = page.state.legal || [];
-  const move = legal.find((m) => m === text) ?? legal.find((m) => m.toLowerCase() === text.toLowerCase());
-  if (!move) {
-    notice(t('entry.illegal', { move: text }));
-    return;
-  }
-  $('move-input').value = '';
-  sendMove(move);
 }
 
 function sendMove(move) {

@@ -319,7 +319,8 @@ function showPreview(b, preview) {
 // press handles a click, tap or key on point i.
 function press(b, i) {
   if (b.anim) finishAnimation(b);
-  if (!b.ctx.send || b.sent || b.legal.length === 0) return;
+  if (!b.ctx.send || b.sent) return;
+  if (b.legal.length === 0) return b.ctx.refused?.(nameOf(i)); // not the player's turn
   if (b.choice) {
     const way = b.choice.ways.find((w) => w.took.includes(i));
     if (way) return step(b, b.choice.to, way.how);
