@@ -184,6 +184,45 @@ func TestConfirmByKeyboard(t *testing.T) {
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? document.activeElement.tagName`, "a2", "the focus back on the cell played")
 }
 
+// Escape answers the confirmation of a move as its Cancel button does:
+// nothing is played, and the focus goes back to the cell.
+func TestConfirmCancelledByEscape(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	id := startPair(t, srv, alice, bob, "4")
+	_, err := bt.Eval[bool](alice, `(document.querySelector("[data-setting=confirm]").click(), true)`)
+	must(t, err)
+	_, err = bt.Eval[bool](alice, `(document.querySelector('#board [data-cell="a2"]').focus(), true)`)
+	must(t, err)
+	press(t, alice, kb.Enter)
+	waitFor(t, alice, `document.activeElement.id`, "pending-yes", "the confirmation focused")
+	press(t, alice, kb.Escape)
+	waitFor(t, alice, `document.getElementById("pending").hidden`, true, "the confirmation put away")
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? document.activeElement.tagName`, "a2", "the focus back on the cell")
+	if s := apiState(t, srv, id); len(s.Moves) != 0 {
+		t.Fatalf("Escape played %v", s.Moves)
+	}
+	// The cell is chosen again, and played this time.
+	press(t, alice, kb.Enter)
+	waitFor(t, alice, `document.activeElement.id`, "pending-yes", "the confirmation focused again")
+	press(t, alice, kb.Enter)
+	waitMoves(t, bob, 1)
+
+	// With moves to step through, Escape answers the question and only
+	// that: the replay's banner does not speak up.
+	clickCell(t, bob, "d4")
+	waitMoves(t, alice, 2)
+	_, err = bt.Eval[bool](alice, `(document.querySelector('#board [data-cell="a3"]').focus(), true)`)
+	must(t, err)
+	press(t, alice, kb.Enter)
+	waitFor(t, alice, `document.activeElement.id`, "pending-yes", "the confirmation focused")
+	press(t, alice, kb.Escape)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? document.activeElement.tagName`, "a3", "the focus back on the cell")
+	if banner, err := bt.Eval[string](alice, `document.getElementById("replay-banner").textContent`); err != nil || banner != "" {
+		t.Errorf("after Escape the replay's banner says %q (%v)", banner, err)
+	}
+}
+
 // The action buttons are made anew as the game changes: the one that had
 // the focus keeps it when the friend moves, and when it goes away itself
 // (a draw offered) the focus stays among the actions, not at the top of

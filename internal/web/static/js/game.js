@@ -80,6 +80,13 @@ export async function start() {
     render();
     backToBoard();
   });
+  // Escape answers as Cancel does, as it puts away a choice on the board
+  // (and does not go on to the replay's keys).
+  $('pending').addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    e.stopPropagation();
+    $('pending-no').click();
+  });
   page.board = page.mod.create($('board'), { t, send: play, refused: (cell) => page.actions?.refused(cell), marks: [] });
   // The board the server drew is replaced at once by a live one of the
   // same position, before the connection brings the rest.
