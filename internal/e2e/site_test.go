@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -397,4 +398,53 @@ func TestReplayTellsTheLivePosition(t *testing.T) {
 	g.move(t, srv, "white", 2, "c3")
 	waitMoves(t, p, 3)
 	waitFor(t, p, `document.getElementById("replay-banner").textContent`, "Aktuelle Stellung", "the banner after a move at the live game")
+}
+
+// Stepping through a long finished game, the move on the board is in view
+// in the list of moves, which scrolls to it (the page does not), on a
+// desktop and in a phone's strip.
+func TestReplayScrollsTheMovesToTheMove(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	var moves []string
+	for _, row := range []struct {
+		name string
+		n    int
+	}{{"d", 11}, {"f", 13}, {"h", 2}} {
+		for c := 1; c <= row.n; c++ {
+			moves = append(moves, fmt.Sprintf("%s%d", row.name, c))
+		}
+	}
+	list, _ := json.Marshal(moves)
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":8},"start":"me","moves":`+string(list)+`}`)
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/resign", g.secrets["black"], `{}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("resign: %d %v", code, err)
+	}
+	for _, c := range []struct {
+		list string
+		opts []bt.Option
+	}{{"moves", nil}, {"strip", []bt.Option{bt.Phone}}} {
+		p := bt.NewProfile(t, c.opts...)
+		must(t, bt.Navigate(p, srv.URL+"/g/"+g.id))
+		waitMoves(t, p, 26)
+		waitStatus(t, p, "White wins")
+		inView := fmt.Sprintf(`(() => {
+			const list = document.getElementById(%q), r = list.querySelector('button[data-ply="3"]').getBoundingClientRect(), l = list.getBoundingClientRect();
+			return r.top >= l.top - 1 && r.bottom <= l.bottom + 1 && r.left >= l.left - 1 && r.right <= l.right + 1;
+		})()`, c.list)
+		if at, err := bt.Eval[bool](p, inView); err != nil || at {
+			t.Fatalf("%s: move 3 is in view before stepping (%v): the game is too short for this test", c.list, err)
+		}
+		scrolled, err := bt.Eval[float64](p, `scrollY`)
+		must(t, err)
+		steps := []string{"first", "next", "next", "next"}
+		for _, step := range steps {
+			must(t, bt.Click(p, fmt.Sprintf(`#replay button[data-step=%q]`, step)))
+		}
+		must(t, bt.WaitText(p, "#replay-banner", "Viewing move 3 of 26"))
+		waitFor(t, p, fmt.Sprintf(`document.querySelector('#%s button[aria-current]')?.dataset.ply`, c.list), "3", c.list+": move 3 marked")
+		waitFor(t, p, inView, true, c.list+": move 3 in view")
+		if now, err := bt.Eval[float64](p, `scrollY`); err != nil || now != scrolled {
+			t.Errorf("%s: the page scrolled from %.0f to %.0f (%v)", c.list, scrolled, now, err)
+		}
+	}
 }

@@ -382,7 +382,7 @@ async function showAt(k) {
   if (page.replay.viewing() !== k || !page.past.positions[k]) return; // moved on meanwhile
   page.board.update({ view: page.past.positions[k].view, legal: [] });
   renderSummary(k);
-  markViewed(k);
+  markViewed(k, true);
 }
 
 // renderSummary puts up the board's summary (a score, the pieces left) of
@@ -400,10 +400,23 @@ function renderSummary(k) {
   $('summary').hidden = !summary;
 }
 
-function markViewed(k) {
+// markViewed marks the move of position k in the lists, each scrolled to
+// show it: smoothly when stepped to (unless the viewer asked for reduced
+// motion), at once when the lists are written anew.
+function markViewed(k, step) {
   for (const b of document.querySelectorAll('#moves button[data-ply], #strip button[data-ply]')) {
-    if (Number(b.dataset.ply) === k) b.setAttribute('aria-current', 'step');
-    else b.removeAttribute('aria-current');
+    if (Number(b.dataset.ply) !== k) {
+      b.removeAttribute('aria-current');
+      continue;
+    }
+    b.setAttribute('aria-current', 'step');
+    // The list scrolls, never the page.
+    const list = b.closest('ol'), r = b.parentElement.getBoundingClientRect(), l = list.getBoundingClientRect();
+    list.scrollBy({
+      top: Math.min(0, r.top - l.top) || Math.max(0, r.bottom - l.bottom),
+      left: Math.min(0, r.left - l.left) || Math.max(0, r.right - l.right),
+      behavior: step && !matchMedia('(prefers-reduced-motion: reduce)').matches ? 'smooth' : 'instant',
+    });
   }
 }
 
