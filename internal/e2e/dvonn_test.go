@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"bretter/game"
 	"bretter/games/dvonn"
+	"bretter/games/fanorona"
 	bt "bretter/internal/browsertest"
 )
 
@@ -78,7 +80,7 @@ func TestDVONNWholeGame(t *testing.T) {
 
 		if cut > 0 && !cutSeen {
 			cutSeen = true
-			label := fmt.Sprintf("%s ×%d", plan[indexOfLastMove(plan[:i])], cut)
+			label := fmt.Sprintf("%s\u00a0×%d", plan[indexOfLastMove(plan[:i])], cut)
 			for _, page := range pages {
 				must(t, bt.WaitText(page, "#moves", label))
 				gone, err := bt.Eval[int](page, `document.querySelectorAll("#board .space.gone").length`)
@@ -333,6 +335,68 @@ func checkLabels(t *testing.T, ctx context.Context, s *dvonn.State) {
 		must(t, err)
 		if !strings.HasPrefix(got, want) {
 			t.Errorf("%s is labelled %q, want %q", st.Space, got, want)
+		}
+	}
+}
+
+// endsInACapture plays random games until Black makes a move that took
+// pieces, ending moves that wanted is true of (with the pieces it took),
+// and gives those moves.
+func endsInACapture(t *testing.T, start func() game.State, wanted func(moves []string, took int) bool) []string {
+	t.Helper()
+	for seed := uint64(0); seed < 1000; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		s := start()
+		var moves []string
+		for !s.Outcome().Over {
+			legal := s.Legal(nil)
+			m := legal[rng.IntN(len(legal))]
+			black := s.ToMove() == game.Black
+			moves = append(moves, s.FormatMove(m))
+			must(t, s.Play(m))
+			if took := s.(game.Capturer).LastCaptured(); black && took > 0 && wanted(moves, took) {
+				return moves
+			}
+		}
+	}
+	t.Fatal("no such capture in 1000 random games")
+	return nil
+}
+
+// The last move in the list beside the board, in bold, stays on one line
+// with its number and what it took, within the list: a DVONN move that
+// cut off twenty pieces or more, and a Fanorona capture of one step.
+func TestMovesKeepACaptureWithItsMove(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t, bt.Size(1280, 800))
+	for _, c := range []struct {
+		game   string
+		start  func() game.State
+		wanted func([]string, int) bool
+	}{
+		// Past the ninth move, so that its number has two digits.
+		{"dvonn", func() game.State { return dvonn.New() }, func(moves []string, took int) bool { return len(moves) >= 10 && took >= 20 }},
+		// Turns of one step each, so that the list keeps two columns.
+		{"fanorona", func() game.State { return fanorona.New() }, func(moves []string, took int) bool {
+			return len(moves) >= 4 && took < 10 && !slices.ContainsFunc(moves, func(m string) bool { return strings.Count(m, "-") > 1 })
+		}},
+	} {
+		moves := endsInACapture(t, c.start, c.wanted)
+		list, _ := json.Marshal(moves)
+		id := createGame(t, srv.URL, `{"game":"`+c.game+`","moves":`+string(list)+`}`)
+		must(t, bt.Navigate(p, srv.URL+"/g/"+id))
+		waitMoves(t, p, len(moves))
+		must(t, bt.WaitText(p, fmt.Sprintf(`#moves li.latest[data-ply="%d"]`, len(moves)), "×"))
+		bt.Screenshot(t, p, c.game+"-capture-in-the-list")
+		// A move is its button, one line high, and its number is the
+		// item's marker, on that line then.
+		broken, err := bt.Eval[[]string](p, `[...document.querySelectorAll("#moves li[data-ply] button")].filter((b) => {
+			const list = b.closest("ol"), r = b.getBoundingClientRect();
+			return r.height > 1.5 * parseFloat(getComputedStyle(b).lineHeight) || r.right > list.getBoundingClientRect().right || list.scrollWidth > list.clientWidth;
+		}).map((b) => b.textContent)`)
+		must(t, err)
+		if len(broken) > 0 {
+			t.Errorf("%s: %q take more than a line, or stick out of the list", c.game, broken)
 		}
 	}
 }

@@ -20,11 +20,12 @@ export function isolated(text) {
   return el;
 }
 
-// fitMoves puts a move list in one column when a move is too long for
-// half the list's width (Fanorona's chains of captures), so that each
-// number stays beside its own move.
+// fitMoves puts a move list in one column when a move may be too long for
+// half the list's width, in bold as the last move is (Fanorona's captures,
+// a DVONN move that cut off ten pieces or more), so that each move stays
+// on one line, beside its number.
 export function fitMoves(list) {
-  const long = [...list.querySelectorAll('button.move')].some((b) => b.textContent.length > 9);
+  const long = [...list.querySelectorAll('button.move')].some((b) => b.textContent.length > 7);
   list.classList.toggle('long', long);
 }
 

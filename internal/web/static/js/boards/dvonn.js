@@ -419,10 +419,11 @@ function colour(seat, t) {
   return t('colour.' + seat);
 }
 
-// moveLabel writes a pass in words and says how many pieces a move cut off.
+// moveLabel writes a pass in words and says how many pieces a move cut off,
+// never on a line of its own.
 export function moveLabel(move, captured, t) {
   if (move === 'PASS') return t('dvonn.moves.pass');
-  return captured > 0 ? `${move} ×${captured}` : move;
+  return captured > 0 ? `${move}\u00a0×${captured}` : move;
 }
 
 // eventText tells what a move did. A forced pass comes right after the move
