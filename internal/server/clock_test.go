@@ -169,23 +169,10 @@ func TestClocksSurviveARestart(t *testing.T) {
 // is spent, at the deadline moved on by the outage and its grace.
 func TestDowntimeIsNotCharged(t *testing.T) {
 	ts, ft, g := startedWithAClock(t)
-	ft.advance(5 * time.Second)
-	if _, err := ts.store.SeenUp(t.Context(), ft.now); err != nil { // the last sign of life
-		t.Fatal(err)
-	}
-	before := ts.state(t, g.id, "").Clock
-	ts.srv.hub.stop() // the server dies: its timers do nothing
-	ft.advance(30 * time.Second)
-
-	again := restartOn(t, ts)
-	useFakeTimeAt(again, ft)
-	if err := again.srv.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	again.srv.hub.resumeClocks(t.Context(), []string{g.id})
+	again := downAndBack(t, ts, ft, g) // White had 15 s left at the last sign of life
 	s := again.state(t, g.id, "")
-	if s.Status != "playing" || s.Clock.WhiteMS != before.WhiteMS || s.Clock.WhiteMS != 15000 || s.Clock.Running == nil || *s.Clock.Running != "white" {
-		t.Fatalf("after 30 s down: %s %+v, before %+v", s.Status, s.Clock, before)
+	if s.Status != "playing" || s.Clock.WhiteMS != 15000 || s.Clock.Running == nil || *s.Clock.Running != "white" {
+		t.Fatalf("after 30 s down: %s %+v", s.Status, s.Clock)
 	}
 	// Another instance, or a restart, agrees.
 	third := restartOn(t, again)
@@ -214,12 +201,11 @@ func TestDowntimeIsNotCharged(t *testing.T) {
 	}
 }
 
-// After an outage the clocks stand still a little longer, restartGrace,
-// whoever is to move: the site is up again, but the players' pages take
-// a moment to find that out, and the player to move should not pay for
-// it. A page is told how much longer the running clock stands.
-func TestGraceAfterAnOutage(t *testing.T) {
-	ts, ft, g := startedWithAClock(t)
+// downAndBack notes the site up 5 s into g's clocks, stops ts (its timers
+// do nothing), and after 30 s starts another server on its store, which
+// resumes g's clocks.
+func downAndBack(t *testing.T, ts *testServer, ft *fakeTime, g testGame) *testServer {
+	t.Helper()
 	ft.advance(5 * time.Second)
 	if _, err := ts.store.SeenUp(t.Context(), ft.now); err != nil { // the last sign of life
 		t.Fatal(err)
@@ -232,6 +218,16 @@ func TestGraceAfterAnOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	again.srv.hub.resumeClocks(t.Context(), []string{g.id})
+	return again
+}
+
+// After an outage the clocks stand still a little longer, restartGrace,
+// whoever is to move: the site is up again, but the players' pages take
+// a moment to find that out, and the player to move should not pay for
+// it. A page is told how much longer the running clock stands.
+func TestGraceAfterAnOutage(t *testing.T) {
+	ts, ft, g := startedWithAClock(t)
+	again := downAndBack(t, ts, ft, g)
 	c := again.state(t, g.id, "").Clock
 	if c.WhiteMS != 15000 || c.HeldMS != restartGrace.Milliseconds() || *c.Running != "white" {
 		t.Fatalf("as the site is back: %+v", c)
