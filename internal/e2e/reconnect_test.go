@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"context"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -132,11 +134,7 @@ func TestClocksAcrossARestart(t *testing.T) {
 	g.move(t, srv, "white", 0, "e5")
 	g.move(t, srv, "black", 1, "d4")
 	waitFor(t, white, `document.querySelector("#clocks .clock.white.running") !== null`, true, "White's clock running")
-	// The scripts a player's page loads after the board are in before the
-	// server goes: a page that had to fetch one then would fail.
-	_, err := bt.Eval[bool](white, `Promise.all(["actions.js", "chat.js", "notices.js", "boards/arrows.js"].map((s) =>
-		import(new URL(s, document.querySelector("script[type=module]").src)))).then(() => true)`)
-	must(t, err)
+	playerScriptsIn(t, white)
 
 	type clocked struct {
 		Clock struct {
@@ -179,4 +177,94 @@ func TestClocksAcrossARestart(t *testing.T) {
 	if d := page - after/1000; d < -2 || d > 2 {
 		t.Fatalf("the page shows White with %d s, the server %d ms", page, after)
 	}
+}
+
+// playerScriptsIn waits until the scripts a player's page loads after
+// the board are in, before the line goes: a page that had to fetch one
+// then would fail.
+func playerScriptsIn(t *testing.T, ctx context.Context) {
+	t.Helper()
+	_, err := bt.Eval[bool](ctx, `Promise.all(["actions.js", "chat.js", "notices.js", "boards/arrows.js", "clocks.js"].map((s) =>
+		import(new URL(s, document.querySelector("script[type=module]").src)))).then(() => true)`)
+	must(t, err)
+}
+
+// holdWaits makes the page's tries to reconnect go at once, and notes
+// how long the page meant to wait before each: the first `fast` of them,
+// after which the next try waits until something calls it at once.
+const holdWaits = `(() => {
+	window.waits = [];
+	const real = window.setTimeout;
+	window.setTimeout = (f, ms, ...rest) => {
+		if (f.name !== "connect") return real(f, ms, ...rest);
+		waits.push(ms);
+		return waits.length <= 12 ? real(f, 0) : real(() => {}, 2 ** 30);
+	};
+	return true;
+})()`
+
+// reconnectWaits cuts the line of a page that is connected through it,
+// lets it try to reconnect a dozen times and returns the waits it meant
+// to take. The page is left trying again only when told to.
+func reconnectWaits(t *testing.T, ctx context.Context, line *cutter) []float64 {
+	t.Helper()
+	playerScriptsIn(t, ctx)
+	_, err := bt.Eval[bool](ctx, holdWaits)
+	must(t, err)
+	line.setCut(true)
+	waitFor(t, ctx, `waits.length`, 13, "tries to reconnect")
+	waits, err := bt.Eval[[]float64](ctx, `waits`)
+	must(t, err)
+	line.setCut(false)
+	return waits
+}
+
+// Without a live clock a page that lost the site waits longer and longer
+// between tries, up to half a minute, each wait partly random so that the
+// pages do not all come back at once; it tries at once when the device
+// says it is back online.
+func TestReconnectWaitsWithoutALiveClock(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	line := newCutter(t, strings.TrimPrefix(srv.URL, "http://"))
+	for _, clock := range []string{"", `,"clock":{"days":3}`} {
+		g := apiPair(t, srv, `{"game":"havannah","options":{"size":5},"start":"me"`+clock+`}`)
+		white := bt.NewProfile(t)
+		must(t, bt.Navigate(white, strings.Replace(g.playerURL, srv.URL, line.URL(), 1)))
+		waitStatus(t, white, "Your turn")
+		waits := reconnectWaits(t, white, line)
+		if waits[0] > 500 {
+			t.Fatalf("%q: the first wait is %v ms", clock, waits[0])
+		}
+		// From the eighth try on, 500 ms doubled is past half a minute.
+		late := waits[8:]
+		for _, w := range late {
+			if w < 15000 || w > 30000 {
+				t.Fatalf("%q: a late wait of %v ms, not between 15 and 30 s: %v", clock, w, waits)
+			}
+		}
+		if slices.Min(late) == slices.Max(late) {
+			t.Fatalf("%q: the late waits are all the same: %v", clock, waits)
+		}
+		_, err := bt.Eval[bool](white, `dispatchEvent(new Event("online"))`)
+		must(t, err)
+		waitFor(t, white, `document.getElementById("connection").hidden`, true, "the page back at once when online")
+	}
+}
+
+// In a game on a live clock a page never waits more than two seconds
+// between tries, and tries at once when it is back on screen.
+func TestReconnectWaitsWithALiveClock(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	line := newCutter(t, strings.TrimPrefix(srv.URL, "http://"))
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":5},"start":"me","clock":{"initial_s":600,"increment_s":0}}`)
+	white := bt.NewProfile(t)
+	must(t, bt.Navigate(white, strings.Replace(g.playerURL, srv.URL, line.URL(), 1)))
+	waitStatus(t, white, "Your turn")
+	waits := reconnectWaits(t, white, line)
+	if slices.Max(waits) > 2000 {
+		t.Fatalf("a wait longer than 2 s: %v", waits)
+	}
+	_, err := bt.Eval[bool](white, `document.dispatchEvent(new Event("visibilitychange", { bubbles: true }))`)
+	must(t, err)
+	waitFor(t, white, `document.getElementById("connection").hidden`, true, "the page back at once when on screen")
 }

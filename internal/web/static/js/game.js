@@ -127,9 +127,14 @@ function connect() {
     $('connection').hidden = false;
     page.clocks?.offline();
     render(); // who is online is not known any more
-    // While a clock runs, the wait is short enough for the grace the
-    // clocks give after the site was down to cover it (README, clocks).
-    page.reconnect = setTimeout(connect, Math.min(page.state?.clock?.running ? 2000 : 10000, 500 * 2 ** page.retry++));
+    // In a game in play on a live clock, the wait is short enough for the
+    // grace the clocks give after the site was down to cover it (README,
+    // clocks). Elsewhere a long outage is waited out in half minutes, not
+    // to spend a phone's battery, and a random part of each wait keeps
+    // the pages from all coming back at the same moment.
+    const live = page.state?.clock?.initial_ms && page.state.status !== 'over';
+    const wait = Math.min(live ? 2000 : 30000, 500 * 2 ** page.retry++);
+    page.reconnect = setTimeout(connect, wait * (1 + Math.random()) / 2);
   });
 }
 
