@@ -174,6 +174,45 @@ func TestTakebackNotices(t *testing.T) {
 	waitFor(t, alice, `document.querySelector("#actions button.offer-draw") !== null && document.querySelector("#actions button.takeback") === null`, true, "no takeback to ask for")
 }
 
+// A takeback whose acceptance would leave a clock without time can never
+// be granted, as the time left only shrinks until a move is played: the
+// site withdraws it, and both players are told why, each in their own
+// language.
+func TestTakebackWithdrawnWhenItWouldLeaveNoTime(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":5},"start":"me","clock":{"initial_s":15,"increment_s":10}}`)
+	white, black := bt.NewProfile(t), bt.NewProfile(t)
+	must(t, bt.Navigate(white, g.playerURL))
+	must(t, bt.Navigate(black, g.otherURL+"?lang=de"))
+	g.move(t, srv, "white", 0, "e5")
+	g.move(t, srv, "black", 1, "d4") // the clocks start: White's runs
+	time.Sleep(13 * time.Second)
+	g.move(t, srv, "white", 2, "f5") // White: 15 - 13 + 10 = 12 s
+	g.move(t, srv, "black", 3, "c3")
+	// Taken back, f5 gives back its 10 s: White has 2 s to spare, less
+	// the time until the takeback.
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		code, err := post(t, srv.URL+"/api/games/"+g.id+"/offer", g.secrets["white"], `{"kind":"takeback"}`, nil)
+		must(t, err)
+		if code == http.StatusOK {
+			break
+		}
+		if code != http.StatusTooManyRequests || time.Since(start) > bt.Timeout {
+			t.Fatalf("White asks to take back f5: %d", code)
+		}
+	}
+	must(t, bt.WaitText(black, "#notice", "Dein Gegenüber möchte den letzten Zug zurücknehmen."))
+	time.Sleep(2500 * time.Millisecond) // no longer
+	must(t, bt.Click(black, "#actions button.accept"))
+	must(t, bt.WaitText(white, "#notice", "Your request to take back your move was withdrawn: taking back would leave a clock without time"))
+	must(t, bt.WaitText(black, "#notice", "Nach einer Rücknahme bliebe eine Uhr ohne Zeit"))
+	waitFor(t, black, `document.querySelector("#actions button.accept") === null`, true, "the offer's buttons gone")
+	bt.Screenshot(t, white, "takeback-withdrawn")
+	if s := apiState(t, srv, g.id); len(s.Moves) != 4 {
+		t.Fatalf("moves after the takeback was withdrawn: %v", s.Moves)
+	}
+}
+
 // A pass the rules made is no move to take back: a player whose only
 // move of their own is one gets no takeback button, which the server
 // would refuse.

@@ -592,7 +592,9 @@ func TestTakebacksPileUpNoTime(t *testing.T) {
 
 // A takeback that would leave a clock without time, once the increments
 // of the moves it takes back are gone, is refused: offered, and accepted
-// once the time has run on.
+// once the time has run on. Since the time left only shrinks until a move
+// is played, such an offer could never be granted: refused on accepting,
+// it is withdrawn, as an event that a restart reads back alike.
 func TestTakebackLeavingNoTimeIsRefused(t *testing.T) {
 	ts := newTestServer(t)
 	ft := useFakeTime(ts)
@@ -610,7 +612,18 @@ func TestTakebackLeavingNoTimeIsRefused(t *testing.T) {
 	if code, e := ts.answer(t, g.id, g.black, "takeback", true); code != http.StatusConflict || e.Code != "no_time" {
 		t.Fatalf("accepting a takeback that leaves White 15 - 14 - 1.5 s: %d %+v", code, e)
 	}
-	ts.answer(t, g.id, g.black, "takeback", false)
+	withdrawn := func(ts *testServer) {
+		t.Helper()
+		s := ts.state(t, g.id, "")
+		last := s.Events[len(s.Events)-1]
+		if s.Offer != nil || last.Kind != "withdraw" || last.Move != "takeback" || last.Seat != "white" {
+			t.Fatalf("after the refused accept the offer is %+v, the last event %+v", s.Offer, last)
+		}
+	}
+	withdrawn(ts)
+	if code, e := ts.answer(t, g.id, g.black, "takeback", false); code != http.StatusConflict || e.Code != "no_offer" {
+		t.Fatalf("declining the withdrawn offer: %d %+v", code, e)
+	}
 	if code, e := ts.offer(t, g.id, g.white, "takeback"); code != http.StatusConflict || e.Code != "no_time" {
 		t.Fatalf("offering it again: %d %+v", code, e)
 	}
@@ -618,6 +631,9 @@ func TestTakebackLeavingNoTimeIsRefused(t *testing.T) {
 	if len(s.Moves) != 4 || s.Status != "playing" || s.Clock.WhiteMS != 9500 {
 		t.Fatalf("after the refusals: %v %s %+v", s.Moves, s.Status, s.Clock)
 	}
+	again := restartOn(t, ts)
+	useFakeTimeAt(again, ft)
+	withdrawn(again)
 }
 
 // The takebacks a game stored before the site first ran with takebacks

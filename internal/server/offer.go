@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -22,7 +23,8 @@ import (
 //
 // Events: "offer" and "decline" (Move: the kind), "draw" (an offer of a
 // draw accepted), "takeback" (Move: how many moves were taken back; Seat:
-// who asked) and "abort".
+// who asked), "withdraw" of a takeback that would leave a clock without
+// time (Move: "takeback"; Seat: who asked) and "abort".
 
 // Offer is an offer waiting for the other player's answer.
 type Offer struct {
@@ -243,14 +245,27 @@ func (h *hub) accept(ctx context.Context, g *liveGame, seat string) (int, error)
 	}
 	now := h.now()
 	back, err := g.takeback(g.offer.By, now)
+	if errors.Is(err, errTakebackTime) {
+		// Until a move ends the offer, the time left only shrinks: it can
+		// never be granted, so it is withdrawn rather than left waiting.
+		withdraw := step{store.Event{Kind: "withdraw", Seat: g.offer.By, Move: "takeback"}, g.state}
+		if _, err := h.commitAt(ctx, g, now, withdraw); err != nil {
+			return 0, err
+		}
+		return 0, errTakebackWithdrawn
+	}
 	if err != nil {
 		return 0, err
 	}
 	return h.commitAt(ctx, g, now, back)
 }
 
-var errTakebackTime = refuse(http.StatusConflict, "no_time",
-	"taking back now would leave a clock without time: the moves taken back give back their increments")
+var (
+	errTakebackTime = refuse(http.StatusConflict, "no_time",
+		"taking back now would leave a clock without time: the moves taken back give back their increments")
+	errTakebackWithdrawn = refuse(http.StatusConflict, "no_time",
+		"taking back now would leave a clock without time, as the moves taken back give back their increments: the offer is withdrawn")
+)
 
 // takeback is the event that takes back asker's last move at now, with
 // the position after it. It is refused when there is no such move, or

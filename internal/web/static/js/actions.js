@@ -216,10 +216,16 @@ export function createActions({ t, page, send: sendNow, play, sendMove, colourNa
   // tellOffer puts the friend's offer or answer in the notice, and takes
   // the notice away once the player has answered or the draw is agreed.
   function tellOffer(event) {
+    const mine = event.seat === page.boot.seat;
     // A takeback granted: the one who asked is told, the other has seen.
-    if (event.kind === 'takeback') return notice(event.seat === page.boot.seat ? t('offer.takeback_accepted') : '');
+    if (event.kind === 'takeback') return notice(mine ? t('offer.takeback_accepted') : '');
+    // A takeback that would leave a clock without time is withdrawn by the
+    // site, not by a player: both are told why.
+    if (event.kind === 'withdraw' && event.move === 'takeback') {
+      return notice(t(mine ? 'offer.takeback_withdrawn_mine' : 'offer.takeback_withdrawn'));
+    }
     const key = offerNotices[event.kind]?.[event.move];
-    if (event.seat !== page.boot.seat && key) notice(t(key));
+    if (!mine && key) notice(t(key));
     else if (key || event.kind === 'draw') notice('');
   }
 
