@@ -280,5 +280,20 @@ export function createActions({ t, page, send: sendNow, play, sendMove, colourNa
     return t('error.other', { detail: msg.error });
   }
 
-  return { render, tellOffer, refused, why, answered };
+  // held sends what the player sent before the scripts were in (see
+  // game.js), once the page is connected, before the controls are drawn,
+  // which would put the name the game has into the name's box. A move
+  // sent draws the page, which sends the rest first: those are not sent
+  // again.
+  function held() {
+    for (const form of document.querySelectorAll('form[data-held]')) {
+      if (!page.connected || !('held' in form.dataset)) continue;
+      delete form.dataset.held;
+      // The chat has a script of its own.
+      if (form.id === 'chat-form') page.chat.then(() => form.requestSubmit());
+      else form.requestSubmit();
+    }
+  }
+
+  return { render, tellOffer, refused, why, answered, held };
 }

@@ -425,8 +425,19 @@ function markViewed(k, step) {
   }
 }
 
+// A move, a name or a chat line sent before the players' scripts are in
+// (Enter pressed as the page loads) is held: its form sends nothing by
+// itself (method dialog, outside a dialog), so what was typed stays, and
+// the players' controls send it once they are in and the page has the
+// game (actions.js, held).
+addEventListener('submit', (e) => {
+  const form = e.target;
+  if (!e.defaultPrevented && form.method === 'dialog' && !form.closest('dialog')) form.dataset.held = '';
+});
+
 function render() {
   if (!page.state) return;
+  page.actions?.held();
   const mine = page.boot.seat && page.state.status === 'playing' && page.state.to_move === page.boot.seat && !page.pending;
   const viewing = page.replay.viewing();
   if (viewing === null) {
