@@ -261,3 +261,117 @@ func shiftTab(t *testing.T, ctx context.Context) {
 	t.Helper()
 	must(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))))
 }
+
+// A watcher, and a player whose turn it is not and who has never been on
+// the board, reach it with Tab too, on every board: the board itself is
+// its one stop until a cell takes it, Tab leaves it and Shift+Tab comes
+// back to it. The arrow keys go from the board to a cell and on over
+// every cell, each named with what stands on it; the cell reached stays
+// the stop when Tab leaves the board. Enter on a watcher's cell plays
+// nothing and says nothing.
+func TestBoardStopWithNothingToChoose(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	for _, b := range []struct{ create, move, cell, label string }{
+		{`{"game":"havannah","options":{"size":4},"start":"me"}`, "d4", "d4", "d4, white stone"},
+		{`{"game":"dvonn","start":"me"}`, "K5", "K5", "K5, DVONN piece, last move"},
+		{`{"game":"fanorona","start":"me"}`, "f2-e3A", "e3", "e3, white piece"},
+	} {
+		g := apiPair(t, srv, b.create)
+		g.move(t, srv, "white", 0, b.move)
+		watcher, white := bt.NewProfile(t), bt.NewProfile(t)
+		must(t, bt.Navigate(watcher, srv.URL+"/g/"+g.id))
+		must(t, bt.Navigate(white, g.playerURL))
+		for _, who := range []struct {
+			name string
+			ctx  context.Context
+			keys string // what the board says of its keys
+		}{
+			{"a watcher", watcher, "The arrow keys move over the board; as a watcher you cannot play."},
+			{"White in Black's turn", white, "The arrow keys go between what you can choose; Enter or Space chooses."},
+		} {
+			what := func(s string) string { return fmt.Sprintf("%s, %s: %s", b.move, who.name, s) }
+			me := who.ctx
+			waitMoves(t, me, 1)
+			waitFor(t, me, `document.querySelector('#board svg[role="group"]').getAttribute("aria-description") ?? ""`, who.keys, what("the board's description"))
+			_, err := bt.Eval[bool](me, `(document.querySelector(".skip-board").focus(), true)`)
+			must(t, err)
+			press(t, me, kb.Tab)
+			waitFor(t, me, activeCell, "the board", what("Tab onto the board"))
+			waitFor(t, me, boardStops, "the board", what("the board's one stop"))
+			press(t, me, kb.Tab)
+			waitFor(t, me, `document.activeElement.closest("#board") === null && document.activeElement !== document.body`, true, what("Tab past the board"))
+			next, err := bt.Eval[string](me, control)
+			must(t, err)
+			shiftTab(t, me)
+			waitFor(t, me, activeCell, "the board", what("Shift+Tab back onto the board"))
+
+			labels := sweepBoard(t, me)
+			cells, err := bt.Eval[int](me, `document.querySelectorAll("#board [data-cell]").length`)
+			must(t, err)
+			if len(labels) != cells {
+				t.Fatalf("%s: the arrow keys went over %d of %d cells", what(""), len(labels), cells)
+			}
+			if labels[b.cell] != b.label {
+				t.Fatalf("%s: cell %s read as %q, want %q", what(""), b.cell, labels[b.cell], b.label)
+			}
+			last, err := bt.Eval[string](me, activeCell)
+			must(t, err)
+			waitFor(t, me, boardStops, last, what("the board's one stop, where the focus is"))
+			press(t, me, kb.Tab)
+			waitFor(t, me, control, next, what("Tab from the cell to the control after the board"))
+			shiftTab(t, me)
+			waitFor(t, me, activeCell, last, what("Shift+Tab back to the same cell"))
+			if who.ctx == watcher {
+				press(t, me, kb.Enter)
+				waitFor(t, me, activeCell, last, what("the focus kept after Enter"))
+				waitFor(t, me, `document.getElementById("notice").textContent`, "", what("the notice after Enter"))
+			}
+		}
+		if s := apiState(t, srv, g.id); len(s.Moves) != 1 {
+			t.Fatalf("%s: moves %v", b.move, s.Moves)
+		}
+	}
+}
+
+// sweepBoard goes over the whole board with the arrow keys from the board
+// itself, which has the focus: up and left as far as they go, then right
+// along each row and on to the next, as the board is seen. It returns the
+// accessible name of every cell it went over, by cell, checking that each
+// is named after its cell.
+func sweepBoard(t *testing.T, ctx context.Context) map[string]string {
+	t.Helper()
+	// at names what has the focus: a cell and its accessible name.
+	at := func() (cell, name string) {
+		s, err := bt.Eval[string](ctx, `(document.activeElement.dataset.cell ?? "not a cell") + "|" + (document.activeElement.getAttribute("aria-label") ?? "")`)
+		must(t, err)
+		cell, name, _ = strings.Cut(s, "|")
+		return cell, name
+	}
+	cell, name := at()
+	for _, key := range []string{kb.ArrowUp, kb.ArrowLeft} {
+		for {
+			press(t, ctx, key)
+			c, n := at()
+			if c == cell {
+				break
+			}
+			cell, name = c, n
+		}
+	}
+	labels := map[string]string{}
+	for {
+		if !strings.HasPrefix(name, cell+",") {
+			t.Fatalf("the arrow keys went to %s, named %q", cell, name)
+		}
+		labels[cell] = name
+		press(t, ctx, kb.ArrowRight)
+		c, n := at()
+		if c == cell {
+			return labels
+		}
+		if _, seen := labels[c]; seen {
+			t.Fatalf("ArrowRight came back to %s", c)
+		}
+		cell, name = c, n
+	}
+}

@@ -53,11 +53,16 @@ func TestBoardKeyboardFocus(t *testing.T) {
 	if y, _ := bt.Eval[float64](alice, `window.scrollY`); y != 0 {
 		t.Fatalf("the page scrolled to %.0f", y)
 	}
+	// With nothing to choose in the friend's turn, the arrow keys go over
+	// every cell.
 	press(t, alice, kb.ArrowLeft)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a1", "ArrowLeft in the friend's turn")
 	press(t, alice, kb.Home)
 	if banner, _ := bt.Eval[string](alice, `document.getElementById("replay-banner").textContent`); banner != "" {
 		t.Fatalf("keys on a board cell stepped through the game: %q", banner)
 	}
+	press(t, alice, kb.ArrowRight)
+	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a2", "ArrowRight back to the cell played")
 	// Once it is her turn again, Tab leaves the board from the cell she
 	// played, and Shift+Tab comes back to the choice after it.
 	clickCell(t, bob, "d4")

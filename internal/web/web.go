@@ -271,7 +271,7 @@ func (p Page) Catalog() Catalog { return p.site.catalogs[p.Lang] }
 // PlayersScripts are the scripts a game page loads only for a player
 // (game.js decides): a watcher's page, the one most often opened cold
 // from a shared link, carries none of their messages.
-var PlayersScripts = []string{"js/actions.js", "js/boards/arrows.js", "js/chat.js", "js/notices.js"}
+var PlayersScripts = []string{"js/actions.js", "js/chat.js", "js/notices.js"}
 
 // CatalogFor is the part of the catalogue that the scripts of game's page
 // may use, for a player (seated) or a watcher: not the other games' own

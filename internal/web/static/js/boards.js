@@ -16,8 +16,8 @@
 // What boards have in common lives beside them in boards/: svg.js (SVG
 // elements, accessible cell names, arrows), pointer.js (hit-testing,
 // choosing a cell, sliding onto one), focus.js (which cells take the
-// keyboard focus, and where it goes next; arrows.js, the arrow keys on a
-// player's board), marks.js (a diagram's marks) and
+// keyboard focus, and where it goes next; arrows.js, the arrow keys on the
+// game page's board), marks.js (a diagram's marks) and
 // motion.js (animation, held back when the viewer wants less motion).
 //
 // A board module may also export, for the game page:

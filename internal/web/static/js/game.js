@@ -56,11 +56,11 @@ export async function start() {
   });
   if (page.boot.clock) loadClocks();
   if (page.settings.sound) import('./sound.js'); // at hand for the first move
-  // A player's controls, arrow keys, chat and push notices are not needed
-  // for the board to show, and never by a watcher: their scripts come
-  // after it.
+  // The board's arrow keys, a player's controls, chat and push notices
+  // are not needed for the board to show: their scripts come after it.
+  // A watcher needs only the arrow keys, to go over the board.
+  import('./boards/arrows.js').then((m) => m.arrowKeys($('board'), !page.boot.seat));
   if (page.boot.seat) {
-    import('./boards/arrows.js').then((m) => m.arrowKeys($('board')));
     // Against the computer there is neither chat nor push notices.
     if ($('notices')) import('./notices.js').then((m) => m.wireNotices({ t, gameId: page.boot.id }));
     import('./actions.js').then((m) => {

@@ -1,5 +1,7 @@
-// The arrow keys on a board, for a player: a watcher has nothing to
-// choose, and their page never loads this.
+// The arrow keys on a board, for everyone on the game page: a player goes
+// between what may be chosen; a watcher, or a player with nothing to
+// choose now, goes over every cell, to look at the position one cell at a
+// time and hear what is on it.
 import { t } from '../i18n.js';
 import { CHOICE } from './focus.js';
 
@@ -16,18 +18,32 @@ const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
 // the row before or the start of the row after, so that every choice can
 // be reached; Up and Down go to the nearest choice of the nearest row above
 // or below that has one (on hexagons a neighbour, not a cell two rows off).
-export function arrowKeys(root) {
+// With nothing to choose, every cell counts as a choice here.
+//
+// watching says that the viewer has no seat: the board tells them that
+// they cannot play.
+export function arrowKeys(root, watching) {
+  const board = root.querySelector('svg[role="group"]');
+  if (!board) return;
   // Said when the focus enters the board, where the keys are not seen.
-  root.querySelector('svg[role="group"]')?.setAttribute('aria-description', t('board.keys'));
+  board.setAttribute('aria-description', t(watching ? 'board.keys_watch' : 'board.keys'));
+  // Until a cell is the board's stop of Tab (focus.js), the board itself
+  // is: with nothing to choose, a page that was never on the board has
+  // no cell to stop at, and the board must still be reached.
+  if (!board.querySelector('[tabindex="0"]')) board.setAttribute('tabindex', '0');
   root.addEventListener('keydown', (e) => {
     const from = e.target.closest?.('[data-cell], svg[role="group"]');
     if (!KEYS.has(e.key) || !from || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     e.preventDefault(); // at the edge too: the page does not scroll instead
-    const choices = [...root.querySelectorAll(CHOICE)];
-    if (!choices.length) return;
+    let choices = [...root.querySelectorAll(CHOICE)];
+    if (!choices.length) choices = [...root.querySelectorAll('[data-cell]')];
     // From the board itself, every key goes to its first choice.
-    if (!from.matches('[data-cell]')) return choices[0].focus();
-    next(e.key, from, choices)?.focus();
+    const to = from.matches('[data-cell]') ? next(e.key, from, choices) : choices[0];
+    if (!to) return;
+    // A cell that cannot be chosen takes the focus only while it has it
+    // (focus.js takes its tabindex away once it has left).
+    if (!to.hasAttribute('tabindex')) to.setAttribute('tabindex', '-1');
+    to.focus();
   });
 }
 

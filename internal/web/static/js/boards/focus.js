@@ -56,9 +56,10 @@ function roveLater(board) {
 // and Shift+Tab leave the board from there and come back to it; with the
 // focus elsewhere, the stop it had if still a choice, else the choice
 // nearest after it in page order (before it when none follows); with
-// nothing to choose, the stop it had, so that the board can still be
-// looked at. Every other choice is out of the tab order but can take the
-// focus; any other element cannot.
+// nothing to choose, the stop it had (on the game page the board itself
+// at first, arrows.js), so that the board can still be looked at. Every
+// other choice is out of the tab order but can take the focus; any other
+// element cannot.
 function rove(board, focused) {
   const choices = new Set(board.querySelectorAll(CHOICE));
   const was = board.getAttribute('tabindex') === '0' ? board : board.querySelector('[tabindex="0"]');
