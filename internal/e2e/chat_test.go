@@ -3,6 +3,7 @@ package e2e
 import (
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	bt "bretter/internal/browsertest"
@@ -88,4 +89,31 @@ func TestChatAndNameRefusalsReadAsRefusals(t *testing.T) {
 	typeInto(t, alice, "#chat-input", kb.Enter)
 	must(t, bt.WaitText(bob, "#chat-lines", "good luck"))
 	waitFor(t, alice, `document.getElementById("notice").textContent`, "", "the refusal gone once the line is taken")
+}
+
+// A chat line names its writer as the writer is called now, as the page
+// does once loaded again: a name given, changed or taken away after the
+// line was written shows on it too. The writer's own page says "You".
+func TestChatLinesNameTheirWriterAsNow(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "4")
+	const first = `document.querySelector("#chat-lines li")?.textContent ?? ""`
+
+	typeInto(t, alice, "#chat-input", "good luck"+kb.Enter)
+	waitFor(t, bob, first, "White: good luck", "the line of a player without a name")
+	nameMyself(t, alice, "Ada")
+	waitFor(t, bob, first, "Ada: good luck", "the line once its writer has given a name")
+	waitFor(t, alice, first, "You: good luck", "the line on its writer's page")
+	nameMyself(t, alice, "Bea")
+	waitFor(t, bob, first, "Bea: good luck", "the line once its writer has changed the name")
+	setValue(t, alice, "#name-input", "")
+	_, err := bt.Eval[bool](alice, `document.getElementById("name-form").requestSubmit(), true`)
+	must(t, err)
+	waitFor(t, bob, first, "White: good luck", "the line once its writer has taken the name away")
+
+	nameMyself(t, alice, "Cleo")
+	waitFor(t, bob, first, "Cleo: good luck", "the line once its writer has given a name again")
+	must(t, chromedp.Do(bob, chromedp.Reload()))
+	waitFor(t, bob, first, "Cleo: good luck", "the line on the page loaded again")
 }

@@ -5,6 +5,7 @@ import { isolated } from './controls.js';
 export function createChat({ t, page, send, notice }) {
   const $ = (id) => document.getElementById(id);
   const list = $('chat-lines');
+  list?.setAttribute('aria-relevant', 'additions');
   const input = $('chat-input');
   const mySeat = page.boot.seat;
   let lines = [];
@@ -26,13 +27,19 @@ export function createChat({ t, page, send, notice }) {
     sent = { id, text, socket: page.socket };
   });
 
+  // writer names whoever wrote from seat as they are called now: a line
+  // keeps only its seat, and shows the name its writer gives later too,
+  // as it does once the page is loaded again.
+  const writer = (seat) => (seat === mySeat ? t('chat.you') : page.state?.players[seat]?.name || t('colour.' + seat));
+
   function item(line) {
     const li = document.createElement('li');
     li.className = line.seat === mySeat ? 'mine' : 'theirs';
     const name = document.createElement('b');
+    name.dataset.seat = line.seat;
     // The name and the line are the players' writing, isolated from the
     // site's words and from each other.
-    name.append(isolated(line.seat === mySeat ? t('chat.you') : page.state?.players[line.seat]?.name || t('colour.' + line.seat)));
+    name.append(isolated(writer(line.seat)));
     li.append(name, ': ', isolated(line.text));
     return li;
   }
@@ -67,6 +74,15 @@ export function createChat({ t, page, send, notice }) {
       lines = [...lines, line];
       list.append(item(line));
       scroll();
+    },
+    // names puts the players' names as they are now on the lines drawn.
+    // A name is changed where it stands, which the list, reading out only
+    // lines added, does not read out again.
+    names() {
+      for (const b of list?.querySelectorAll('b[data-seat] bdi') ?? []) {
+        const name = writer(b.parentElement.dataset.seat);
+        if (b.textContent !== name) b.firstChild.data = name;
+      }
     },
   };
 }

@@ -572,6 +572,8 @@ function renderPlayers() {
     list.append(li);
   }
   renderBars();
+  // A name given or changed shows on the lines of the chat before it too.
+  page.chat?.then((chat) => chat.names());
 }
 
 // renderBars puts the players beside the board, as a phone shows them: the
