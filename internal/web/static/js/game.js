@@ -59,15 +59,15 @@ export async function start() {
   // The board's arrow keys, a player's controls, chat and push notices
   // are not needed for the board to show: their scripts come after it.
   // A watcher needs only the arrow keys, to go over the board.
-  import('./boards/arrows.js').then((m) => m.arrowKeys($('board'), !page.boot.seat));
+  later(() => import('./boards/arrows.js')).then((m) => m.arrowKeys($('board'), !page.boot.seat));
   if (page.boot.seat) {
     // Against the computer there is neither chat nor push notices.
-    if ($('notices')) import('./notices.js').then((m) => m.wireNotices({ t, gameId: page.boot.id }));
-    import('./actions.js').then((m) => {
+    if ($('notices')) later(() => import('./notices.js')).then((m) => m.wireNotices({ t, gameId: page.boot.id }));
+    later(() => import('./actions.js')).then((m) => {
       page.actions = m.createActions({ t, page, send, play, sendMove, colourName, notice });
       render();
     });
-    if ($('chat')) page.chat = import('./chat.js').then((m) => m.createChat({ t, page, send, notice }));
+    if ($('chat')) page.chat = later(() => import('./chat.js')).then((m) => m.createChat({ t, page, send, notice }));
   }
   $('pending-yes').addEventListener('click', () => {
     const move = page.preview;
@@ -108,6 +108,14 @@ export async function start() {
     import('./invite.js').then((m) => m.invitation({ t, page, notice, render }));
   }
   connect();
+}
+
+// later is a promise of the script that load imports after the board. A
+// fetch that fails (the site going down just then) is tried again after a
+// wait that doubles up to ten seconds, so that a player's controls come
+// soon after the site is back, without a reload.
+function later(load, wait = 1000) {
+  return load().catch(() => new Promise((again) => setTimeout(again, wait)).then(() => later(load, Math.min(2 * wait, 10000))));
 }
 
 function connect() {
