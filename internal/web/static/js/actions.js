@@ -28,7 +28,7 @@ const refusals = new Set(['stale', 'not_your_turn', 'game_over', 'waiting', 'for
 // why(reasons), which says why the server refused a move, and
 // answered(msg), which says in the notice what a refusal of the player's
 // message means, until something of theirs is taken.
-export function createActions({ t, page, send: sendNow, play, sendMove, colourName, notice }) {
+export function createActions({ t, page, send: sendNow, play, sendMove, notice }) {
   const $ = (id) => document.getElementById(id);
   // Offline, nothing is sent, and the player is told so: only a move is
   // kept to go out once the connection is back.
@@ -150,7 +150,7 @@ export function createActions({ t, page, send: sendNow, play, sendMove, colourNa
     }
     const me = page.boot.seat;
     if (terms.white === 'random') parts.push(t('rematch.random'));
-    else parts.push(t('rematch.you_play', { colour: colourName(terms.white === me ? 'white' : 'black') }));
+    else parts.push(t('rematch.you_play_' + (terms.white === me ? 'white' : 'black')));
     return parts.join(' · ');
   }
 
