@@ -186,8 +186,8 @@ func germanGame(t *testing.T, srv *bt.Server, alice, bob context.Context, option
 	return id
 }
 
-// The terms of a new game write the minutes of its clock with the
-// language's decimal sign.
+// The terms of a new game write its clock's time in whole minutes and
+// seconds, with the language's units.
 func TestGermanRematchTerms(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
@@ -198,7 +198,7 @@ func TestGermanRematchTerms(t *testing.T) {
 			t.Fatalf("%s: %d %v", step.path, code, err)
 		}
 	}
-	must(t, bt.WaitText(bob, "#actions", "1,5 Min. + 0 s pro Zug"))
+	must(t, bt.WaitText(bob, "#actions", "1 Min. 30 s + 0 s pro Zug"))
 }
 
 // A swap is announced in the page's language, as the list of moves

@@ -261,7 +261,10 @@ func TestPagesStateTheTimeControl(t *testing.T) {
 	same := regexp.MustCompile(`<option value="same" selected>([^<]*)<`)
 	for _, tt := range []struct{ clock, lang, want string }{
 		{`{"initial_s":180,"increment_s":2}`, "en", "3 min + 2 s a move"},
-		{`{"initial_s":15,"increment_s":0}`, "de", "0,25 Min. + 0 s pro Zug"},
+		{`{"initial_s":15,"increment_s":0}`, "de", "15 s + 0 s pro Zug"},
+		{`{"initial_s":61,"increment_s":0}`, "pl", "1 min 1 s + 0 s na ruch"},
+		{`{"initial_s":3599,"increment_s":0}`, "en", "59 min 59 s + 0 s a move"},
+		{`{"initial_s":5400,"increment_s":5}`, "de", "1 Std. 30 Min. + 5 s pro Zug"},
 		{`{"days":3}`, "pl", "3 dni na ruch"},
 		{`null`, "en", ""},
 	} {

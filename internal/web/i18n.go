@@ -10,11 +10,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-	"golang.org/x/text/number"
 
 	"bretter/internal/clock"
 )
@@ -298,9 +297,25 @@ func (s *Site) TimeControl(lang string, c clock.Control) string {
 	case c.Days != 0:
 		return s.T(lang, "clock.days", "days", c.Days)
 	}
-	// An initial time may be a part of a minute: 15 s is "0.25", "0,25".
-	minutes := message.NewPrinter(language.Make(lang)).Sprint(number.Decimal(c.Initial.Minutes(), number.MaxFractionDigits(2)))
-	return s.T(lang, "clock.preset", "minutes", minutes, "seconds", int(c.Increment.Seconds()))
+	return s.T(lang, "clock.preset", "time", s.Span(lang, c.Initial), "seconds", int(c.Increment.Seconds()))
+}
+
+// Span says d in whole hours, minutes and seconds, leaving out the parts
+// that are nought: "15 s", "1 min 1 s", "1 h 30 min". A fraction of a
+// minute ("0.25 min") makes a reader stop and work it out.
+func (s *Site) Span(lang string, d time.Duration) string {
+	sec := int(d.Round(time.Second) / time.Second)
+	var parts []string
+	if h := sec / 3600; h > 0 {
+		parts = append(parts, s.T(lang, "clock.span_h", "hours", h))
+	}
+	if m := sec % 3600 / 60; m > 0 {
+		parts = append(parts, s.T(lang, "clock.span_min", "minutes", m))
+	}
+	if sec%60 > 0 || len(parts) == 0 {
+		parts = append(parts, s.T(lang, "clock.span_s", "seconds", sec%60))
+	}
+	return strings.Join(parts, " ")
 }
 
 // Lang picks the language for a request: a choice remembered in the

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"bretter/game"
 )
@@ -141,12 +142,19 @@ func New(games []game.Game) (*Site, error) {
 }
 
 type clockPreset struct {
-	Value              string // as the form sends it: initial+increment in seconds
-	Minutes, Increment int
+	Value   string // as the form sends it: initial+increment in seconds
+	Control clock.Control
 }
 
 var clockPresets = []clockPreset{
-	{"60+0", 1, 0}, {"180+2", 3, 2}, {"300+3", 5, 3}, {"600+5", 10, 5}, {"900+10", 15, 10}, {"1800+20", 30, 20},
+	preset(1, 0), preset(3, 2), preset(5, 3), preset(10, 5), preset(15, 10), preset(30, 20),
+}
+
+func preset(minutes, increment int) clockPreset {
+	return clockPreset{
+		Value:   fmt.Sprintf("%d+%d", minutes*60, increment),
+		Control: clock.Control{Initial: time.Duration(minutes) * time.Minute, Increment: time.Duration(increment) * time.Second},
+	}
 }
 
 // seq lists the whole numbers from a to b.
@@ -250,6 +258,9 @@ type Page struct {
 
 // T translates key; args are name, value pairs for {name} placeholders.
 func (p Page) T(key string, args ...any) string { return p.site.T(p.Lang, key, args...) }
+
+// TimeControl says c in the page's language (see Site.TimeControl).
+func (p Page) TimeControl(c clock.Control) string { return p.site.TimeControl(p.Lang, c) }
 
 // Langs lists the languages, for the switch.
 func (p Page) Langs() []string { return p.site.Langs() }

@@ -170,6 +170,9 @@ var numeric = regexp.MustCompile(`\{(count|n|total|days|hours|minutes|seconds|le
 // move numbers and abbreviated units.
 var uncounted = map[string]bool{
 	"clock.preset":              true, // "5 min + 3 s": abbreviations
+	"clock.span_h":              true,
+	"clock.span_min":            true,
+	"clock.span_s":              true,
 	"dvonn.summary.reserve":     true,
 	"dvonn.summary.reserve_red": true,
 	"dvonn.summary.score":       true,

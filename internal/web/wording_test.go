@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"bretter/internal/clock"
 )
 
 // texts is every message of lang's catalogue whose key starts with one
@@ -91,6 +94,34 @@ func TestNewGameTermsNameTheColourInASentence(t *testing.T) {
 			if strings.Contains(text, ":") || strings.Contains(text, "{colour}") {
 				t.Errorf("%s %s: %q", lang, key, text)
 			}
+		}
+	}
+}
+
+// A clock's time reads at once: whole hours, minutes and seconds, never a
+// fraction of a minute, whatever number of seconds a game was made with.
+func TestTimeControlInWholeUnits(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		lang               string
+		initial, increment time.Duration
+		want               string
+	}{
+		{"en", 15 * time.Second, 0, "15 s + 0 s a move"},
+		{"de", 15 * time.Second, 0, "15 s + 0 s pro Zug"},
+		{"en", 61 * time.Second, 2 * time.Second, "1 min 1 s + 2 s a move"},
+		{"pl", 3599 * time.Second, 0, "59 min 59 s + 0 s na ruch"},
+		{"en", 5 * time.Minute, 3 * time.Second, "5 min + 3 s a move"},
+		{"en", 90 * time.Minute, 0, "1 h 30 min + 0 s a move"},
+		{"de", 90 * time.Minute, 0, "1 Std. 30 Min. + 0 s pro Zug"},
+		{"pl", 3 * time.Hour, 10 * time.Second, "3 godz. + 10 s na ruch"},
+		{"en", time.Hour + time.Second, 0, "1 h 1 s + 0 s a move"},
+	} {
+		if got := s.TimeControl(tt.lang, clock.Control{Initial: tt.initial, Increment: tt.increment}); got != tt.want {
+			t.Errorf("%s, %v: %q, want %q", tt.lang, tt.initial, got, tt.want)
 		}
 	}
 }

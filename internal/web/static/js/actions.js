@@ -3,7 +3,6 @@
 // page never loads this script; a player's loads it after the board is up.
 import { button } from './controls.js';
 import { reasonsText } from './reasons.js';
-import { lang } from './i18n.js';
 
 // offerNotices are the notices of the friend's offers and answers, by the
 // event's kind. The offer itself waits with its buttons among the actions,
@@ -131,6 +130,15 @@ export function createActions({ t, page, send: sendNow, play, sendMove, notice }
     return terms;
   }
 
+  // span says seconds as the server's Site.Span does: "1 min 30 s".
+  function span(s) {
+    const parts = [];
+    if (s >= 3600) parts.push(t('clock.span_h', { hours: Math.floor(s / 3600) }));
+    if (s % 3600 >= 60) parts.push(t('clock.span_min', { minutes: Math.floor((s % 3600) / 60) }));
+    if (s % 60 || !parts.length) parts.push(t('clock.span_s', { seconds: s % 60 }));
+    return parts.join(' ');
+  }
+
   // termsText says what a new game would change.
   function termsText(terms) {
     const parts = [];
@@ -145,7 +153,7 @@ export function createActions({ t, page, send: sendNow, play, sendMove, notice }
     const same = (c.initial_s || 0) * 1000 === (was.initial_ms || 0) && (c.increment_s || 0) * 1000 === (was.increment_ms || 0) && (c.days || 0) === (was.days || 0);
     if (!same) {
       if (c.days) parts.push(t('clock.days', { days: c.days }));
-      else if (c.initial_s) parts.push(t('clock.preset', { minutes: (c.initial_s / 60).toLocaleString(lang), seconds: c.increment_s || 0 }));
+      else if (c.initial_s) parts.push(t('clock.preset', { time: span(c.initial_s), seconds: c.increment_s || 0 }));
       else parts.push(t('clock.none'));
     }
     const me = page.boot.seat;
