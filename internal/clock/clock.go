@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -50,13 +52,52 @@ func (c Control) Check() error {
 				return nil
 			}
 		}
-		return fmt.Errorf("days per move must be one of %v, not %d", DaysChoices, c.Days)
+		return fmt.Errorf("days per move must be %s, not %d", daysChoices(), c.Days)
 	case c.Initial < MinInitial || c.Initial > MaxInitial:
-		return fmt.Errorf("the initial time must be between %v and %v, not %v", MinInitial, MaxInitial, c.Initial)
+		return fmt.Errorf("the initial time must be between %s and %s, not %s", words(MinInitial), words(MaxInitial), words(c.Initial))
 	case c.Increment < 0 || c.Increment > MaxIncrement:
-		return fmt.Errorf("the increment must be between 0 and %v, not %v", MaxIncrement, c.Increment)
+		return fmt.Errorf("the increment must be between 0 and %s, not %s", words(MaxIncrement), words(c.Increment))
 	}
 	return nil
+}
+
+// words says d in English as a person writes it ("3 hours", "1 minute
+// 30 seconds"), for refusals that the API's users read; Go's own form
+// ("3h0m0s") is for programmers.
+func words(d time.Duration) string {
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	sec := int64(d.Round(time.Second) / time.Second)
+	var parts []string
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"hour", 3600}, {"minute", 60}, {"second", 1}} {
+		n := sec / u.size
+		sec %= u.size
+		if n == 0 {
+			continue
+		}
+		if n != 1 {
+			u.name += "s"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n, u.name))
+	}
+	if len(parts) == 0 {
+		return "0 seconds"
+	}
+	return sign + strings.Join(parts, " ")
+}
+
+// daysChoices lists DaysChoices as a sentence does: "1, 2, 3, 5, 7 or 14".
+func daysChoices() string {
+	list := make([]string, len(DaysChoices))
+	for i, d := range DaysChoices {
+		list[i] = strconv.Itoa(d)
+	}
+	return strings.Join(list[:len(list)-1], ", ") + " or " + list[len(list)-1]
 }
 
 // per is a player's time for each move under days per move.

@@ -198,3 +198,21 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// A refused clock says its limits in words, not in Go's "3h0m0s".
+func TestCheckSaysTimesInWords(t *testing.T) {
+	for _, tt := range []struct {
+		c    Control
+		want string
+	}{
+		{Control{Initial: 3 * time.Second}, "the initial time must be between 15 seconds and 3 hours, not 3 seconds"},
+		{Control{Initial: 3*time.Hour + time.Second}, "the initial time must be between 15 seconds and 3 hours, not 3 hours 1 second"},
+		{Control{Initial: time.Minute, Increment: 181 * time.Second}, "the increment must be between 0 and 3 minutes, not 3 minutes 1 second"},
+		{Control{Initial: time.Minute, Increment: -time.Second}, "the increment must be between 0 and 3 minutes, not -1 second"},
+		{Control{Days: 4}, "days per move must be 1, 2, 3, 5, 7 or 14, not 4"},
+	} {
+		if err := tt.c.Check(); err == nil || err.Error() != tt.want {
+			t.Errorf("%+v: %v, want %q", tt.c, err, tt.want)
+		}
+	}
+}
