@@ -207,7 +207,13 @@ func (s *State) parseHGFMove(text string) (game.Move, error) {
 	if err != nil {
 		return game.Move{}, err
 	}
-	return s.ParseMove(string(rune('a'+r)) + strconv.Itoa(c+1+max(0, r-(s.geo.size-1))))
+	// A cell off the board is refused as the record writes it: converted,
+	// it would be a name the writer never saw ("z99" is our "z117").
+	n := s.geo.size
+	if r > 2*n-2 || c >= 2*n-1-abs(r-(n-1)) {
+		return game.Move{}, game.Malformed(text, game.Because("why.havannah.not_on_board", "not on a board of side {side}", "side", n))
+	}
+	return s.ParseMove(string(rune('a'+r)) + strconv.Itoa(c+1+max(0, r-(n-1))))
 }
 
 // HGF writes the record in Little Golem's format. Moves must be in this
