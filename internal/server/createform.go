@@ -3,10 +3,12 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"bretter/ai"
 	"bretter/game"
 	"bretter/internal/clock"
 )
@@ -46,19 +48,37 @@ func formGame(r *http.Request, games map[string]game.Game) (newGame, error) {
 	if err := r.ParseForm(); err != nil {
 		return newGame{}, refuse(http.StatusBadRequest, "bad_request", "the form could not be read")
 	}
+	// A form sends each field once; of two values, taking either would
+	// start a game its sender may not have meant.
+	for field, values := range r.PostForm {
+		if len(values) > 1 {
+			return newGame{}, refuse(http.StatusBadRequest, "bad_request", "the field %s is given more than once", field)
+		}
+	}
 	name := r.PostForm.Get("game")
 	g, found := games[name]
 	if !found {
 		return newGame{}, refuse(http.StatusBadRequest, "bad_request", "unknown game")
+	}
+	for field := range r.PostForm {
+		if !formFields[field] && !slices.ContainsFunc(g.Options, func(o game.Option) bool { return o.Name == field }) {
+			return newGame{}, refuse(http.StatusBadRequest, "bad_request", "%s has no field %s", name, field)
+		}
 	}
 	opts := game.Options{}
 	for _, o := range g.Options {
 		v := r.PostForm.Get(o.Name)
 		switch {
 		case o.Bool:
-			opts[o.Name] = 0
-			if v != "" {
+			// A checkbox sends its value, "1", when it is ticked, and
+			// nothing when it is not.
+			switch v {
+			case "":
+				opts[o.Name] = 0
+			case "1":
 				opts[o.Name] = 1
+			default:
+				return newGame{}, refuse(http.StatusBadRequest, "bad_request", "option %s must be 1 or left out", o.Name)
 			}
 		case v != "":
 			n, err := strconv.Atoi(v)
@@ -70,14 +90,30 @@ func formGame(r *http.Request, games map[string]game.Game) (newGame, error) {
 	}
 	req := newGame{Game: name, Options: opts, Start: r.PostForm.Get("start"), Opponent: r.PostForm.Get("opponent"),
 		Moves: strings.Fields(r.PostForm.Get("moves"))}
-	if req.Opponent == "computer" {
-		n, err := strconv.Atoi(r.PostForm.Get("level"))
+	// The board's form sends the level it shows even for a friend's game
+	// (only its style hides it), so there a level is checked, then left
+	// aside.
+	if v, ok := r.PostForm["level"]; ok || req.Opponent == "computer" {
+		n, err := strconv.Atoi(strings.Join(v, ""))
 		if err != nil {
 			return newGame{}, refuse(http.StatusBadRequest, "bad_request", "the level must be a number")
 		}
-		req.Level = n
+		if _, err := ai.Level(name, n); err != nil {
+			return newGame{}, refuse(http.StatusBadRequest, "bad_request", "%v", err)
+		}
+		if req.Opponent == "computer" {
+			req.Level = n
+		}
 	}
 	return req, nil
+}
+
+// formFields are the fields the site's start forms send besides a game's
+// options: the board page's form and the "play on from here" form of a
+// game's replay (templates board.html and layout.html).
+var formFields = map[string]bool{
+	"game": true, "start": true, "opponent": true, "level": true, "moves": true,
+	"clock": true, "clock_minutes": true, "clock_increment": true,
 }
 
 // formRefusal is err, a refusal of a start form, as its visitor reads

@@ -333,6 +333,16 @@ func TestFormFieldsRefusedInTheVisitorsLanguage(t *testing.T) {
 		havannah("moves", "zz99"),
 		"game=havannah&size=%zz",
 		havannah("moves", strings.Repeat("a1 ", 8<<10)), // beyond what a form may send
+		// What the API refuses, the form does not leave out unsaid.
+		"game=dvonn&size=8&start=me&opponent=friend",
+		havannah("colour", "white"),
+		havannah("swap", "2"),
+		havannah("swap", "on"),
+		havannah("level", "9"),
+		havannah("level", "hard"),
+		havannah() + "&game=dvonn",
+		havannah() + "&size=5",
+		havannah() + "&start=friend",
 	}
 	for _, lang := range []string{"de", "pl"} {
 		want := ts.srv.site.T(lang, "error.form")
