@@ -97,7 +97,9 @@ func (s *Server) meta(r *http.Request, lang string, p pagePosition, invited bool
 func (s *Server) dress(r *http.Request, lang string, d *gamePageData) {
 	d.Board = s.boardSVG(d.pos)
 	d.View = d.pos.view
-	d.Meta = s.meta(r, lang, d.pos, d.Invite != "")
+	// A used invitation keeps its token for the browser that used it, but
+	// offers no seat: its preview is the watch page's.
+	d.Meta = s.meta(r, lang, d.pos, d.Invite != "" && !d.Used)
 	d.TimeControl = s.site.TimeControl(lang, d.pos.clock)
 	if d.Invite != "" && !d.Used {
 		d.Howto = true // not for whoever finds the invitation used, and watches

@@ -586,3 +586,45 @@ func TestPreviewHeadTakesNoSlotNorCost(t *testing.T) {
 		t.Fatalf("the picture held: %d %v", r.status, r.err)
 	}
 }
+
+// Once the friend has taken the seat, or the game has ended, the
+// invitation no longer offers a seat to whoever sees its preview in a
+// group chat: it describes the game as the watch page does, in every
+// language.
+func TestUsedInvitationPreview(t *testing.T) {
+	ts := newTestServer(t)
+	bot := ts.browser(t)
+	same := func(what, id, inviteURL string) {
+		t.Helper()
+		for _, lang := range []string{"en", "de", "pl"} {
+			_, invite := get(t, bot, inviteURL, "Accept-Language", lang)
+			_, watch := get(t, bot, ts.URL+"/g/"+id, "Accept-Language", lang)
+			got, want := metaTags(invite), metaTags(watch)
+			for _, k := range []string{"og:title", "og:description", "twitter:description", "og:url"} {
+				if got[k] != want[k] {
+					t.Errorf("%s, %s: the invitation's %s is %q, the watch page's %q", what, lang, k, got[k], want[k])
+				}
+			}
+		}
+	}
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"start":"me"}`, &c)
+	token := c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]
+	_, invite := get(t, bot, c.InviteURL, "Accept-Language", "en")
+	if d := metaTags(invite)["og:description"]; !strings.Contains(d, "take your seat") {
+		t.Fatalf("the open invitation's preview says %q", d)
+	}
+	var j struct{ Secret string }
+	ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": token}, &j)
+	g := testGame{id: c.ID, white: c.Secret, black: j.Secret}
+	ts.play(t, g, "a1 d4")
+	same("playing", c.ID, c.InviteURL)
+	ts.call(t, "POST", "/api/games/"+c.ID+"/resign", j.Secret, nil, nil)
+	same("over", c.ID, c.InviteURL)
+
+	ts.call(t, "POST", "/api/games", "", `{"game":"dvonn"}`, &c)
+	if code, _ := ts.offer(t, c.ID, c.Secret, "abort"); code != http.StatusOK {
+		t.Fatalf("calling off: %d", code)
+	}
+	same("called off", c.ID, c.InviteURL)
+}
