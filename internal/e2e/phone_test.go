@@ -255,3 +255,28 @@ func TestPhoneImportPage(t *testing.T) {
 		}
 	}
 }
+
+// On the smallest phones still sold, 320 px wide, no page but a game's
+// is wider than the screen, in any language: the forms' fields shrink
+// to the screen instead of setting its width.
+func TestNarrowPhonePagesFit(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t, bt.Phone, bt.Size(320, 568))
+	newGame(t, p, srv, "fanorona", nil, "me")
+	invite := inputValue(t, p, "invite-url")
+	friend := bt.NewProfile(t, bt.Phone, bt.Size(320, 568))
+	for _, lang := range []string{"en", "de", "pl"} {
+		for _, page := range []string{"/", "/havannah", "/dvonn", "/fanorona", "/my", "/import", invite} {
+			ctx, u := p, srv.URL+page
+			if page == invite {
+				ctx, u = friend, page
+			}
+			must(t, bt.Navigate(ctx, u+"?lang="+lang))
+			wide, err := bt.Eval[[]string](ctx, `[...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > 320.5).map((el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className && typeof el.className === "string" ? "." + el.className.split(" ").join(".") : "")).slice(0, 5)`)
+			must(t, err)
+			if w, err := bt.Eval[float64](ctx, `document.documentElement.scrollWidth`); err != nil || w > 320 {
+				t.Errorf("%s in %s is %.0f px wide on a 320 px screen (%v): %v", page, lang, w, err, wide)
+			}
+		}
+	}
+}
