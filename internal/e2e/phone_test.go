@@ -280,3 +280,73 @@ func TestNarrowPhonePagesFit(t *testing.T) {
 		}
 	}
 }
+
+// In a slow game the bar above the board says when the friend's move is
+// due, and still has room for who the friend is: on a small phone, in
+// every language, the name is not cut off.
+func TestPhoneBarKeepsTheNameBesideTheDueDate(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	var c struct {
+		ID, Secret string
+		InviteURL  string `json:"invite_url"`
+	}
+	if code, err := post(t, srv.URL+"/api/games", "", `{"game":"fanorona","start":"me","clock":{"days":14}}`, &c); err != nil || code != http.StatusCreated {
+		t.Fatalf("creating a game: %d %v", code, err)
+	}
+	var j struct{ Secret string }
+	if code, err := post(t, srv.URL+"/api/games/"+c.ID+"/join", "", fmt.Sprintf(`{"invite":%q}`, c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]), &j); err != nil || code != http.StatusOK {
+		t.Fatalf("joining: %d %v", code, err)
+	}
+	// Both first moves start the clocks; then White's, so that the
+	// friend's move is due.
+	type state struct {
+		Moves  []string `json:"moves"`
+		ToMove string   `json:"to_move"`
+		Legal  []string `json:"legal"`
+	}
+	for {
+		s := readState[state](t, srv, c.ID, "")
+		if len(s.Moves) >= 3 && s.ToMove == "black" {
+			break
+		}
+		secret := c.Secret
+		if s.ToMove == "black" {
+			secret = j.Secret
+		}
+		s = readState[state](t, srv, c.ID, secret)
+		if code, err := post(t, srv.URL+"/api/games/"+c.ID+"/moves", secret, fmt.Sprintf(`{"ply":%d,"move":%q}`, len(s.Moves), s.Legal[0]), nil); err != nil || code != http.StatusOK {
+			t.Fatalf("move %d %s: %d %v", len(s.Moves)+1, s.Legal[0], code, err)
+		}
+	}
+
+	alice := bt.NewProfile(t, bt.Phone)
+	must(t, bt.Navigate(alice, srv.URL+"/g/"+c.ID+"/seat/"+c.Secret))
+	for _, size := range [][2]int64{{360, 640}, {320, 568}} {
+		must(t, chromedp.Do(alice, chromedp.EmulateViewport(size[0], size[1], chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))))
+		for _, lang := range []string{"en", "de", "pl"} {
+			must(t, bt.Navigate(alice, srv.URL+"/g/"+c.ID+"?lang="+lang))
+			waitFor(t, alice, `document.querySelector("#bar-top .bar-clock.running")?.textContent.length > 0`, true, "the date the friend's move is due")
+			type bar struct {
+				Name, Due          string
+				Cut                bool
+				Right, Width, Page float64
+				Top, Bottom        float64
+			}
+			b, err := bt.Eval[bar](alice, `(() => {
+				const who = document.querySelector("#bar-top .who"), due = document.querySelector("#bar-top .bar-clock");
+				const last = [...document.querySelectorAll("#bar-top > *")].reduce((m, el) => Math.max(m, el.getBoundingClientRect().right), 0);
+				return {Name: who.textContent, Due: due.textContent, Cut: who.scrollWidth > who.clientWidth, Right: last, Width: innerWidth, Page: document.documentElement.scrollWidth,
+					Top: document.getElementById("bar-top").offsetHeight, Bottom: document.getElementById("bar-bottom").offsetHeight};
+			})()`)
+			must(t, err)
+			if b.Cut || b.Right > b.Width || b.Page > b.Width {
+				t.Errorf("%dx%d, %s: the bar above reads %q cut off (%v) beside %q, ends at %.0f on a %.0f px screen, the page %.0f px wide", size[0], size[1], lang, b.Name, b.Cut, b.Due, b.Right, b.Width, b.Page)
+			}
+			// The player's own bar, with the time left, is as tall: the
+			// board stays where it is when the turn passes.
+			if b.Top != b.Bottom {
+				t.Errorf("%dx%d, %s: the bars are %.0f and %.0f px high", size[0], size[1], lang, b.Top, b.Bottom)
+			}
+		}
+	}
+}
