@@ -448,3 +448,42 @@ func TestReplayScrollsTheMovesToTheMove(t *testing.T) {
 		}
 	}
 }
+
+// A record that names its players shows who played, in the page's
+// language; a name is shown as the text it is, and a player the record
+// does not know ("?") is left out.
+func TestImportShowsThePlayers(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	for _, c := range []struct{ lang, record, want string }{
+		{"en", "[Game \"havannah\"]\n[Options \"size=4\"]\n[White \"<img src=x onerror=alert(1)>\"]\n[Black \"Anna\"]\n\n1. a1\n", "White: <img src=x onerror=alert(1)> · Black: Anna"},
+		// Little Golem's PB is the player who moves first.
+		{"de", "(;FF[4]PB[anna]PW[ben]SZ[5];W[E5];B[D4])", "Weiß: anna · Schwarz: ben"},
+		{"pl", "[Game \"dvonn\"]\n[White \"?\"]\n[Black \"Ola\"]\n", "Czarne: Ola"},
+		{"en", "[Game \"dvonn\"]\n[White \"?\"]\n[Black \"?\"]\n", ""},
+	} {
+		must(t, bt.Navigate(p, srv.URL+"/import?lang="+c.lang))
+		waitFor(t, p, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
+		setValue(t, p, "#record-text", c.record)
+		must(t, bt.Click(p, `#import-form button[type=submit]`))
+		waitFor(t, p, `document.getElementById("viewer").hidden`, false, "the game shown")
+		type line struct {
+			Text     string
+			Shown    bool
+			Elements []string
+		}
+		got, err := bt.Eval[line](p, `(() => {
+			const el = document.getElementById("viewer-players");
+			return {Text: el.textContent, Shown: !!el.offsetParent, Elements: [...el.querySelectorAll("*")].map((e) => e.tagName)};
+		})()`)
+		must(t, err)
+		if got.Text != c.want || got.Shown != (c.want != "") {
+			t.Errorf("%s: the players read %q (shown %v), want %q", c.lang, got.Text, got.Shown, c.want)
+		}
+		for _, tag := range got.Elements {
+			if tag != "BDI" {
+				t.Errorf("%s: a name made a %s element", c.lang, tag)
+			}
+		}
+	}
+}

@@ -4,7 +4,7 @@
 import { t, lang } from './i18n.js';
 import { load } from './boards.js';
 import { createReplay } from './replay.js';
-import { fitMoves, resultLine } from './controls.js';
+import { fitMoves, isolated, resultLine } from './controls.js';
 import { reasonsText } from './reasons.js';
 
 const $ = (id) => document.getElementById(id);
@@ -65,6 +65,17 @@ async function show(body) {
   board = mod.create($('board'), { t, send: null, marks: [] });
   $('viewer').hidden = false;
   $('viewer-title').textContent = [t(`game.${rec.game}.name`), localDate(rec.date)].filter(Boolean).join(' · ');
+  // A record names its players, or writes "?" for one it does not know.
+  // A name is what somebody wrote: shown as text, its direction its own.
+  const players = $('viewer-players');
+  players.replaceChildren();
+  for (const c of ['white', 'black']) {
+    if (!rec[c] || rec[c] === '?') continue;
+    if (players.childNodes.length) players.append(' · ');
+    const [before, after = ''] = t('import.player', { colour: t(`colour.${c}`) }).split('{name}');
+    players.append(before, isolated(rec[c]), after);
+  }
+  players.hidden = !players.childNodes.length;
   $('viewer-result').textContent = rec.winner ? resultLine(t, rec, rec.positions[rec.moves.length].view) : '';
   const list = $('moves');
   list.replaceChildren();
