@@ -106,14 +106,7 @@ func TestBoardFormsStartGames(t *testing.T) {
 			}
 		}
 		for _, f := range variants {
-			req, _ := http.NewRequest("POST", ts.URL+"/games", strings.NewReader(f.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			res, err := c.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Body.Close()
-			if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/g/") {
+			if res := postStartForm(t, c, ts, f); res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/g/") {
 				t.Errorf("%s: the form %s: %d", name, f.Encode(), res.StatusCode)
 			}
 		}
@@ -130,15 +123,22 @@ func TestPlayOnFormStartsAGame(t *testing.T) {
 		{"opponent": {"computer"}, "level": {"1"}, "game": {"havannah"}, "moves": {""}, "start": {"me"}, "size": {"5"}},
 		{"opponent": {"computer"}, "level": {"8"}, "game": {"fanorona"}, "moves": {""}, "start": {"me"}},
 	} {
-		req, _ := http.NewRequest("POST", ts.URL+"/games", strings.NewReader(f.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		res, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode != http.StatusSeeOther {
+		if res := postStartForm(t, c, ts, f); res.StatusCode != http.StatusSeeOther {
 			t.Errorf("%s: %d", f.Encode(), res.StatusCode)
 		}
 	}
+}
+
+// postStartForm sends the start form f as browser c does; the answer's
+// body is closed.
+func postStartForm(t *testing.T, c *http.Client, ts *testServer, f url.Values) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("POST", ts.URL+"/games", strings.NewReader(f.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res
 }
