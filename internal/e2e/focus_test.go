@@ -178,12 +178,7 @@ func TestConfirmByKeyboard(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
 	startPair(t, srv, alice, bob, "4")
-	_, err := bt.Eval[bool](alice, `(document.querySelector("[data-setting=confirm]").click(), true)`)
-	must(t, err)
-	_, err = bt.Eval[bool](alice, `(document.querySelector('#board [data-cell="a2"]').focus(), true)`)
-	must(t, err)
-	press(t, alice, kb.Enter)
-	waitFor(t, alice, `document.activeElement.id`, "pending-yes", "the confirmation focused")
+	askToConfirmA2(t, alice)
 	press(t, alice, kb.Enter)
 	waitMoves(t, bob, 1)
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? document.activeElement.tagName`, "a2", "the focus back on the cell played")
@@ -195,12 +190,7 @@ func TestConfirmCancelledByEscape(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
 	id := startPair(t, srv, alice, bob, "4")
-	_, err := bt.Eval[bool](alice, `(document.querySelector("[data-setting=confirm]").click(), true)`)
-	must(t, err)
-	_, err = bt.Eval[bool](alice, `(document.querySelector('#board [data-cell="a2"]').focus(), true)`)
-	must(t, err)
-	press(t, alice, kb.Enter)
-	waitFor(t, alice, `document.activeElement.id`, "pending-yes", "the confirmation focused")
+	askToConfirmA2(t, alice)
 	press(t, alice, kb.Escape)
 	waitFor(t, alice, `document.getElementById("pending").hidden`, true, "the confirmation put away")
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? document.activeElement.tagName`, "a2", "the focus back on the cell")
@@ -217,8 +207,7 @@ func TestConfirmCancelledByEscape(t *testing.T) {
 	// that: the replay's banner does not speak up.
 	clickCell(t, bob, "d4")
 	waitMoves(t, alice, 2)
-	_, err = bt.Eval[bool](alice, `(document.querySelector('#board [data-cell="a3"]').focus(), true)`)
-	must(t, err)
+	focusCell(t, alice, "a3")
 	press(t, alice, kb.Enter)
 	waitFor(t, alice, `document.activeElement.id`, "pending-yes", "the confirmation focused")
 	press(t, alice, kb.Escape)
@@ -298,4 +287,16 @@ func TestMoveListKeepsTheFocus(t *testing.T) {
 	clickCell(t, alice, "a2")
 	waitMoves(t, bob, 3)
 	kept(bob, "strip")
+}
+
+// askToConfirmA2 turns the confirmation of moves on in the page of the
+// player to move, chooses a2 from the keyboard and waits for the
+// question to take the focus.
+func askToConfirmA2(t *testing.T, ctx context.Context) {
+	t.Helper()
+	_, err := bt.Eval[bool](ctx, `(document.querySelector("[data-setting=confirm]").click(), true)`)
+	must(t, err)
+	focusCell(t, ctx, "a2")
+	press(t, ctx, kb.Enter)
+	waitFor(t, ctx, `document.activeElement.id`, "pending-yes", "the confirmation focused")
 }
