@@ -243,7 +243,7 @@ func (g *liveGame) catchUp(seat string, after int) [][]byte {
 	var out [][]byte
 	if after >= 0 && after <= len(g.events) {
 		for _, e := range g.events[after:] {
-			out = append(out, encode(eventMessage{Type: "event", Version: e.Seq, Event: e}))
+			out = append(out, appendEventMessage(nil, eventMessage{Type: "event", Version: e.Seq, Event: e}))
 		}
 	}
 	snap := g.fullSnapshot(seat)
@@ -523,7 +523,7 @@ func (h *hub) broadcastEvent(g *liveGame, e store.Event) {
 		return
 	}
 	m := eventMessage{Type: "event", Version: e.Seq, Event: e, Change: g.change(e)}
-	everyone := encode(m)
+	everyone := appendEventMessage(make([]byte, 0, 1024), m)
 	toMove := ""
 	mover := g.withLegal(everyone)
 	if mover != nil {
