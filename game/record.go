@@ -30,6 +30,10 @@ type Record struct {
 	// move, "1/259200" one move in 259,200 seconds (3 days); "" none.
 	TimeControl string
 	Moves       []string
+	// Given is how many of the first moves the game began with rather
+	// than played: its players played on from the position those moves
+	// reach, so a record must not say they played them.
+	Given int
 	// Note is a remark for people reading a written record, such as how
 	// a format names the colours; formats with room for one write it, and
 	// reading does not fill it in.
@@ -49,7 +53,7 @@ type RecordFormat struct {
 var ErrRecord = errors.New("bad record")
 
 // Text writes r as plain text: a header of [Name "value"] lines, then one
-// move per line, numbered from 1.
+// move per line, numbered from 1. A note comes first, as "#" lines.
 //
 //	[Game "dvonn"]
 //	[Date "2026-11-30"]
@@ -62,6 +66,9 @@ var ErrRecord = errors.New("bad record")
 //	2. H5
 func (r Record) Text() string {
 	var b strings.Builder
+	if r.Note != "" {
+		b.WriteString("# " + strings.ReplaceAll(r.Note, "\n", "\n# ") + "\n")
+	}
 	tag := func(name, value string) {
 		if value != "" {
 			fmt.Fprintf(&b, "[%s %s]\n", name, strconv.Quote(value))
@@ -80,6 +87,9 @@ func (r Record) Text() string {
 	tag("Winner", r.Winner)
 	tag("Reason", r.Reason)
 	tag("TimeControl", r.TimeControl)
+	if r.Given > 0 {
+		tag("Given", strconv.Itoa(r.Given))
+	}
 	b.WriteString("\n")
 	for i, m := range r.Moves {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, m)
@@ -133,6 +143,9 @@ func ParseText(text string) (Record, error) {
 	}
 	if r.Game == "" {
 		return Record{}, BadRecord(Because("why.record.no_game", `no [Game "..."] line names the game`), nil)
+	}
+	if r.Given > len(r.Moves) {
+		return Record{}, BadRecord(GivenBeyond(r.Given, len(r.Moves)), nil)
 	}
 	return r, nil
 }
@@ -188,6 +201,12 @@ func (r *Record) setTag(s string, seen map[string]bool) error {
 		r.Winner = value
 	case "Reason":
 		r.Reason = value
+	case "Given":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 {
+			return Refuse(Because("why.record.given", "Given must be a number of moves, such as \"12\""))
+		}
+		r.Given = n
 	case "TimeControl":
 		// PGN writes "-" for a game without a clock, "?" for one not
 		// known.
@@ -199,6 +218,12 @@ func (r *Record) setTag(s string, seen map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// GivenBeyond is the reason a record that says more moves were given
+// than it has is refused.
+func GivenBeyond(given, moves int) Reason {
+	return Because("why.record.given_beyond", "the record says moves 1 to {given} were given, but it has only {moves}", "given", given, "moves", moves)
 }
 
 // timeControl is PGN's TimeControl: periods apart by ":", each moves in

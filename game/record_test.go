@@ -26,6 +26,18 @@ func TestRecordText(t *testing.T) {
 			t.Errorf("TimeControl %q read as %q, %v; want %q", value, r.TimeControl, err, want)
 		}
 	}
+	// A game begun from given moves says how many; its note is for people
+	// and reads back as nothing.
+	given := r
+	given.Given, given.Note = 3, "The first 3 moves were given.\nSee above."
+	text = given.Text()
+	if !strings.HasPrefix(text, "# The first 3 moves were given.\n# See above.\n[Game") || !strings.Contains(text, "[Given \"3\"]\n") {
+		t.Fatalf("text of a game begun from given moves:\n%s", text)
+	}
+	back, err = game.ParseText(text)
+	if given.Note = ""; err != nil || !reflect.DeepEqual(back, given) {
+		t.Fatalf("round trip of a game begun from given moves: %+v, %v", back, err)
+	}
 	bare, err := game.ParseText("[Game \"Fanorona\"]\n# a comment\nd2-e3A f3-f4W\n  \n3. c3-d3A\n")
 	if err != nil || bare.Game != "fanorona" || strings.Join(bare.Moves, " ") != "d2-e3A f3-f4W c3-d3A" {
 		t.Fatalf("moves without numbers: %+v, %v", bare, err)
@@ -56,6 +68,10 @@ func TestParseTextErrors(t *testing.T) {
 		"[Game \"x\"]\n1. d3-e3W 2.\n\n": "line 2: move number 2. has no move: the record is cut off",
 		"[Game \"x\"]\n1.":               "line 2: move number 1. has no move: the record is cut off",
 		"[Game \"x\"]\n1.\n[Date \"y\"]": "line 3: a header line after the moves",
+		// More moves given than the record has would start nowhere.
+		"[Game \"x\"]\n[Given \"3\"]\n1. a1 2. a2": "the record says moves 1 to 3 were given, but it has only 2",
+		"[Game \"x\"]\n[Given \"-1\"]":             "line 2: Given must be a number of moves",
+		"[Game \"x\"]\n[Given \"all\"]":            "line 2: Given must be a number of moves",
 	} {
 		_, err := game.ParseText(text)
 		if !errors.Is(err, game.ErrRecord) || !strings.Contains(err.Error(), want) {

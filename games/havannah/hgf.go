@@ -46,6 +46,11 @@ type Record struct {
 	// the SGF way, the seconds as TM and the rest as OT; ParseHGF leaves
 	// it empty, as Little Golem's games have no clock.
 	TimeControl string
+	// Given is how many of the first moves the game began with rather
+	// than its players played (game.Record's Given). SGF has no property
+	// for it: HGF writes it as GV, which other readers pass over, and
+	// says it in words in the game comment.
+	Given int
 }
 
 // ParseHGF reads a Little Golem .hgf record and checks every move against
@@ -102,6 +107,11 @@ func ParseHGF(text string) (Record, error) {
 				return Record{}, err
 			}
 			result = p.value
+		case "GV":
+			rec.Given, err = strconv.Atoi(p.value)
+			if err != nil || rec.Given < 0 {
+				return Record{}, game.BadRecord(game.Because("why.hgf.given", "GV[{value}] must be how many of the first moves were given, such as GV[12]", "value", p.value), nil)
+			}
 		}
 	}
 	if rec.Size == 0 {
@@ -137,6 +147,14 @@ func ParseHGF(text string) (Record, error) {
 			return Record{}, game.BadRecord(game.Because("why.record.move", "move {ply} {move}", "ply", ply, "move", p.key+"["+p.value+"]"), err)
 		}
 		rec.Moves = append(rec.Moves, s.FormatMove(m))
+	}
+	// A resignation is the players' own, never given.
+	played := len(rec.Moves)
+	if played > 0 && rec.Moves[played-1] == "resign" {
+		played--
+	}
+	if rec.Given > played {
+		return Record{}, game.BadRecord(game.GivenBeyond(rec.Given, played), nil)
 	}
 	return rec, nil
 }
@@ -234,6 +252,9 @@ func (rec Record) HGF() (string, error) {
 	prop(&b, "TM", tm)
 	prop(&b, "OT", ot)
 	prop(&b, "GC", rec.Comment)
+	if rec.Given > 0 {
+		prop(&b, "GV", strconv.Itoa(rec.Given))
+	}
 	if rec.HasResult {
 		re, err := rec.result()
 		if err != nil {
@@ -344,7 +365,7 @@ const (
 // writeRecord writes a site's record as .hgf.
 func writeRecord(r game.Record) (string, error) {
 	rec := Record{Size: r.Options["size"], White: r.White, Black: r.Black, Date: r.Date, Moves: r.Moves, Winner: game.Nobody, Comment: r.Note,
-		Rules: rulesNoSwap, TimeControl: r.TimeControl}
+		Rules: rulesNoSwap, TimeControl: r.TimeControl, Given: r.Given}
 	if r.Options["swap"] == 1 {
 		rec.Rules = rulesSwap
 	}
@@ -377,7 +398,7 @@ func readRecord(text string) (game.Record, error) {
 		return game.Record{}, err
 	}
 	r := game.Record{Game: "havannah", Options: game.Options{"size": rec.Size, "swap": 0},
-		Date: rec.Date, White: rec.White, Black: rec.Black, Moves: rec.Moves}
+		Date: rec.Date, White: rec.White, Black: rec.Black, Moves: rec.Moves, Given: rec.Given}
 	// Whether the game was played with the swap rule: as the record says,
 	// or, when it does not, only a swap played shows it was.
 	if rec.Rules == rulesSwap || len(r.Moves) > 1 && r.Moves[1] == "swap" {

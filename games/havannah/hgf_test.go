@@ -151,6 +151,11 @@ func TestParseHGFErrors(t *testing.T) {
 		{"(;SZ[8]PL[B];W[h3])", "PL sets up a position"},
 		{"(;SZ[8];W[h3];B[e5]AW[f5])", "move 2 is not a single"},
 		{"(;SZ[4];W[A1];B[D1];W[A2];B[D2];W[A3];B[D3];W[A4];B[D4])", "move 8 B[D4]: game is over: d4 comes after the end"},
+		{"(;SZ[5]GV[x];W[E5])", "GV[x] must be how many of the first moves were given"},
+		{"(;SZ[5]GV[-2];W[E5])", "GV[-2] must be how many"},
+		{"(;SZ[5]GV[2];W[E5])", "the record says moves 1 to 2 were given, but it has only 1"},
+		// A resignation is the players' own.
+		{"(;SZ[5]GV[2];W[E5];B[resign])", "the record says moves 1 to 2 were given, but it has only 1"},
 	} {
 		_, err := ParseHGF(tt.text)
 		if err == nil || !errors.Is(err, game.ErrRecord) || !strings.Contains(err.Error(), tt.want) {
@@ -233,6 +238,24 @@ func TestHGFRoundTrip(t *testing.T) {
 		if row["id"] == "1009692" && !strings.Contains(text, ";W[H3];B[G4];W[F3];B[G3];W[F1];B[G2];W[G1];B[H2];W[H1];B[I1];W[F4];B[I4];W[J2]") {
 			t.Fatalf("game 1009692 is not written in Little Golem's numbering:\n%s", text)
 		}
+	}
+}
+
+// A game begun from given moves says how many in GV, and in words in its
+// comment, and reads back so.
+func TestRecordSaysTheGivenMoves(t *testing.T) {
+	r := game.Record{Game: "havannah", Options: game.Options{"size": 5, "swap": 0}, White: "Ada", Black: "Bo",
+		Moves: strings.Fields("e5 d4 c3"), Given: 2, Note: "The first 2 moves were given."}
+	text, err := writeRecord(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "GC[The first 2 moves were given.]GV[2];W[E5];B[D4];W[C3])") {
+		t.Fatalf("the record of a game begun from given moves:\n%s", text)
+	}
+	back, err := readRecord(text)
+	if r.Note = ""; err != nil || !reflect.DeepEqual(back, r) {
+		t.Fatalf("read back %+v, %v; want %+v", back, err, r)
 	}
 }
 

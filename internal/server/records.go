@@ -82,7 +82,7 @@ func (s *Server) apiPositions(w http.ResponseWriter, r *http.Request) {
 // computer is named with its level.
 func (g *liveGame) record() game.Record {
 	r := game.Record{Game: g.rec.Game, Options: g.rec.Options, Date: g.rec.Created.UTC().Format("2006-01-02"),
-		White: "?", Black: "?", Moves: g.moves}
+		White: "?", Black: "?", Moves: g.moves, Given: g.rec.Given}
 	switch name := fmt.Sprintf("bretter level %d", g.rec.Level); g.rec.Computer {
 	case "white":
 		r.White = name
@@ -143,13 +143,21 @@ func (s *Server) apiRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := got.rec
+	lang := s.site.Lang(r)
+	var notes []string
 	if f := got.engine.Records; f != nil {
 		// A format of its own may name things its own way: say how.
 		key := "record.note." + f.Ext
-		if note := s.site.T(s.site.Lang(r), key); note != key {
-			rec.Note = note
+		if note := s.site.T(lang, key); note != key {
+			notes = append(notes, note)
 		}
 	}
+	if rec.Given > 0 {
+		// The names are the players' of this game, who began where the
+		// given moves left off: a reader must not think they played them.
+		notes = append(notes, s.site.T(lang, "record.note.given", "given", rec.Given, "next", rec.Given+1))
+	}
+	rec.Note = strings.Join(notes, " ")
 	text, ext, err := writeRecord(got.engine, rec)
 	if err != nil {
 		writeError(w, err)
@@ -206,7 +214,7 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"game": rec.Game, "options": rec.Options, "date": rec.Date, "white": rec.White, "black": rec.Black,
-		"winner": rec.Winner, "reason": rec.Reason, "moves": rec.Moves, "positions": walk.list,
+		"winner": rec.Winner, "reason": rec.Reason, "moves": rec.Moves, "given": rec.Given, "positions": walk.list,
 	})
 }
 

@@ -303,3 +303,49 @@ func (ts *testServer) playRandomly(t *testing.T, g testGame, engine game.Game, r
 		}
 	}
 }
+
+// A game begun from given moves has a record that says so: its players
+// played only the moves after them. The site reads the record back as the
+// same game, given moves and all.
+func TestRecordsSayWhichMovesWereGiven(t *testing.T) {
+	ts := newTestServer(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, engine := range testGames {
+		options := map[string]string{"havannah": `{"size":5}`}[engine.Name]
+		if options == "" {
+			options = "{}"
+		}
+		before := ts.newGame(t, fmt.Sprintf(`{"game":%q,"options":%s}`, engine.Name, options))
+		ts.playRandomly(t, before, engine, rng, 4)
+		given := ts.state(t, before.id, "").Moves
+		moves, _ := json.Marshal(given)
+		g := ts.newGame(t, fmt.Sprintf(`{"game":%q,"options":%s,"start":"me","moves":%s}`, engine.Name, options, moves))
+		ts.call(t, "POST", "/api/games/"+g.id+"/name", g.white, map[string]string{"name": "Ada"}, nil)
+		ts.call(t, "POST", "/api/games/"+g.id+"/name", g.black, map[string]string{"name": "Bo"}, nil)
+		ts.playRandomly(t, g, engine, rng, 2)
+		s := ts.state(t, g.id, "")
+		if s.Given != len(given) {
+			t.Fatalf("%s: %d moves given, the game says %d", engine.Name, len(given), s.Given)
+		}
+		res, err := http.Get(ts.URL + "/api/games/" + g.id + "/record")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		mark := map[bool]string{true: fmt.Sprintf("GV[%d]", s.Given), false: fmt.Sprintf(`[Given "%d"]`, s.Given)}[engine.Name == "havannah"]
+		words := fmt.Sprintf("The first %d moves were given, not played in this game", s.Given)
+		if !strings.Contains(string(text), mark) || !strings.Contains(string(text), words) {
+			t.Errorf("%s: the record does not say that %d moves were given (%s, %q):\n%s", engine.Name, s.Given, mark, words, text)
+		}
+		var imp struct {
+			White, Black string
+			Moves        []string
+			Given        int
+		}
+		if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": string(text)}, &imp); code != 200 ||
+			imp.White != "Ada" || imp.Black != "Bo" || !slices.Equal(imp.Moves, s.Moves) || imp.Given != s.Given {
+			t.Errorf("%s: read back %d %+v, want the moves %v of which %d given\n%s", engine.Name, code, imp, s.Moves, s.Given, text)
+		}
+	}
+}

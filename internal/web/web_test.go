@@ -201,7 +201,7 @@ func TestPluralForms(t *testing.T) {
 	if got := s.Langs(); strings.Join(got, " ") != "de en pl" {
 		t.Fatalf("languages %v", got)
 	}
-	fillers := [][2]any{{"label", "L"}, {"space", "c3"}, {"colour", "White"}, {"move", "d2-e3"}, {"points", "e3"}, {"hours", 7}, {"minutes", 9}, {"draw_at", 50}, {"game", "Havannah"}, {"state", "White wins"}}
+	fillers := [][2]any{{"label", "L"}, {"space", "c3"}, {"colour", "White"}, {"move", "d2-e3"}, {"points", "e3"}, {"hours", 7}, {"minutes", 9}, {"draw_at", 50}, {"game", "Havannah"}, {"state", "White wins"}, {"next", 13}}
 	counted := 0
 	for key, m := range s.catalogs[DefaultLang] {
 		if !m.Counted() {
