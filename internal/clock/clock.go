@@ -54,17 +54,17 @@ func (c Control) Check() error {
 		}
 		return fmt.Errorf("days per move must be %s, not %d", daysChoices(), c.Days)
 	case c.Initial < MinInitial || c.Initial > MaxInitial:
-		return fmt.Errorf("the initial time must be between %s and %s, not %s", words(MinInitial), words(MaxInitial), words(c.Initial))
+		return fmt.Errorf("the initial time must be between %s and %s, not %s", Words(MinInitial), Words(MaxInitial), Words(c.Initial))
 	case c.Increment < 0 || c.Increment > MaxIncrement:
-		return fmt.Errorf("the increment must be between 0 and %s, not %s", words(MaxIncrement), words(c.Increment))
+		return fmt.Errorf("the increment must be between 0 and %s, not %s", Words(MaxIncrement), Words(c.Increment))
 	}
 	return nil
 }
 
-// words says d in English as a person writes it ("3 hours", "1 minute
+// Words says d in English as a person writes it ("3 hours", "1 minute
 // 30 seconds"), for refusals that the API's users read; Go's own form
 // ("3h0m0s") is for programmers.
-func words(d time.Duration) string {
+func Words(d time.Duration) string {
 	sign := ""
 	if d < 0 {
 		sign, d = "-", -d

@@ -43,10 +43,10 @@ func (c *clockRequest) control() (clock.Control, error) {
 	}
 	var ctl clock.Control
 	var err error
-	if ctl.Initial, err = seconds("initial_s", c.InitialS, clock.MaxInitial); err != nil {
+	if ctl.Initial, err = seconds("initial_s", c.InitialS, clock.MinInitial, clock.MaxInitial); err != nil {
 		return ctl, err
 	}
-	if ctl.Increment, err = seconds("increment_s", c.IncrementS, clock.MaxIncrement); err != nil {
+	if ctl.Increment, err = seconds("increment_s", c.IncrementS, 0, clock.MaxIncrement); err != nil {
 		return ctl, err
 	}
 	if c.Days != nil {
@@ -60,13 +60,21 @@ func (c *clockRequest) control() (clock.Control, error) {
 
 // seconds is the duration of a field given in seconds, nil being none. A
 // number too large for a duration is refused as out of range rather than
-// made into some other time.
-func seconds(field string, v *int, most time.Duration) (time.Duration, error) {
+// made into some other time. The refusal says the range a clock accepts,
+// in words as the clock's own check does; a number under the least but
+// not under 0 is left to that check, as 0 beside days per move is no
+// time at all.
+func seconds(field string, v *int, least, most time.Duration) (time.Duration, error) {
 	if v == nil {
 		return 0, nil
 	}
 	if *v < 0 || *v > int(most/time.Second) {
-		return 0, refuse(http.StatusBadRequest, "bad_request", "%s must be between 0 and %d, not %d", field, int(most/time.Second), *v)
+		low := "0"
+		if least > 0 {
+			low = clock.Words(least)
+		}
+		return 0, refuse(http.StatusBadRequest, "bad_request", "%s must be between %s and %s (%d to %d), not %d",
+			field, low, clock.Words(most), int(least/time.Second), int(most/time.Second), *v)
 	}
 	return time.Duration(*v) * time.Second, nil
 }
