@@ -323,6 +323,27 @@ func TestMyGames(t *testing.T) {
 	}
 }
 
+// My games says which colour the player has as each language says it.
+func TestMyGamesSaysTheColourInEachLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	me := ts.browser(t)
+	createAs(t, ts, me, `{"game":"havannah","start":"me"}`)
+	createAs(t, ts, me, `{"game":"dvonn","start":"friend"}`)
+	for lang, want := range map[string][]string{
+		"pl": {"grasz białymi", "grasz czarnymi"},
+		"de": {"du spielst Weiß", "du spielst Schwarz"},
+		"en": {"you play White", "you play Black"},
+	} {
+		_, page := get(t, me, ts.URL+"/my", "Accept-Language", lang)
+		for _, w := range want {
+			// The page's catalogue, for its script, holds the words too.
+			if !strings.Contains(page, "· "+w+"</span>") {
+				t.Errorf("%s: my games does not say %q:\n%s", lang, w, page)
+			}
+		}
+	}
+}
+
 func TestMyGamesShowsTheLastFinished(t *testing.T) {
 	ts := newTestServer(t)
 	me := ts.browser(t)

@@ -98,6 +98,33 @@ func TestNewGameTermsNameTheColourInASentence(t *testing.T) {
 	}
 }
 
+// My games says which colour a player has in a sentence for each colour,
+// as an offer of a new game does: Polish plays "białymi", with the
+// colour's instrumental, not "grasz: Białe" with a name dropped in.
+func TestMyGamesNamesTheColourInASentence(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{
+		"pl": {"white": "grasz białymi", "black": "grasz czarnymi"},
+		"de": {"white": "du spielst Weiß", "black": "du spielst Schwarz"},
+		"en": {"white": "you play White", "black": "you play Black"},
+	}
+	for lang, colours := range want {
+		for colour, text := range colours {
+			if got := s.T(lang, "my.you_play_"+colour); got != text {
+				t.Errorf("%s, %s: %q, want %q", lang, colour, got, text)
+			}
+		}
+		for key, text := range texts(t, lang, "my.") {
+			if strings.Contains(text, "{colour}") {
+				t.Errorf("%s %s fits a colour's name into a sentence: %q", lang, key, text)
+			}
+		}
+	}
+}
+
 // A clock's time reads at once: whole hours, minutes and seconds, never a
 // fraction of a minute, whatever number of seconds a game was made with.
 func TestTimeControlInWholeUnits(t *testing.T) {
