@@ -220,6 +220,19 @@ func TestPrivateLinkAsksBeforeChangingSides(t *testing.T) {
 	if seat := seatOf(t, ts, white, cr.ID); seat != "white" {
 		t.Fatalf("opening the opponent's link changed the seat to %q", seat)
 	}
+	// Each language names the colours as it says them.
+	for lang, want := range map[string][]string{
+		"pl": {"ta przeglądarka gra białymi.", ">Graj dalej białymi</a>", ">Graj tutaj czarnymi</button>"},
+		"de": {"spielt dieser Browser Weiß.", ">Weiter Weiß spielen</a>", ">Hier Schwarz spielen</button>"},
+		"en": {"this browser plays White.", ">Stay White</a>", ">Play Black here</button>"},
+	} {
+		_, page := get(t, white, j.PlayerURL, "Accept-Language", lang)
+		for _, w := range want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s: the question does not say %q:\n%s", lang, w, page)
+			}
+		}
+	}
 	// Another site cannot answer for the player.
 	post := func(origin string) *http.Response {
 		req, _ := http.NewRequest("POST", j.PlayerURL, nil)

@@ -125,6 +125,36 @@ func TestMyGamesNamesTheColourInASentence(t *testing.T) {
 	}
 }
 
+// The question whether to change seats names both colours in sentences
+// of their own: Polish plays "białymi" and stays "przy białych", where a
+// name after a colon ("gra: Białe") is not how the language says it.
+func TestSwitchNamesTheColoursInSentences(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{
+		"pl": {"keep_white": "Graj dalej białymi", "take_black": "Graj tutaj czarnymi", "keep_black": "Graj dalej czarnymi", "take_white": "Graj tutaj białymi"},
+		"de": {"keep_white": "Weiter Weiß spielen", "take_black": "Hier Schwarz spielen"},
+		"en": {"keep_white": "Stay White", "take_black": "Play Black here"},
+	}
+	for lang, keys := range want {
+		for key, text := range keys {
+			if got := s.T(lang, "switch."+key); got != text {
+				t.Errorf("%s switch.%s: %q, want %q", lang, key, got, text)
+			}
+		}
+		for key, text := range texts(t, lang, "switch.") {
+			if strings.Contains(text, "{") {
+				t.Errorf("%s %s fits a colour's name into a sentence: %q", lang, key, text)
+			}
+		}
+	}
+	if got := s.T("pl", "switch.text_white"); !strings.Contains(got, "gra białymi") || !strings.Contains(got, "będzie grać czarnymi") {
+		t.Errorf("pl switch.text_white: %q", got)
+	}
+}
+
 // A clock's time reads at once: whole hours, minutes and seconds, never a
 // fraction of a minute, whatever number of seconds a game was made with.
 func TestTimeControlInWholeUnits(t *testing.T) {
