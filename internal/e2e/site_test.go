@@ -486,4 +486,21 @@ func TestImportShowsThePlayers(t *testing.T) {
 			}
 		}
 	}
+
+	// A record of a game begun from given moves says that its players
+	// played only the moves after them; a record without any says nothing
+	// of it.
+	must(t, bt.Navigate(p, srv.URL+"/import?lang=pl"))
+	waitFor(t, p, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
+	given := `(() => { const el = document.getElementById("viewer-given"); return el.offsetParent ? el.textContent : ""; })()`
+	for _, c := range []struct{ record, want string }{
+		{"[Game \"havannah\"]\n[Options \"size=4\"]\n[White \"Ola\"]\n[Given \"2\"]\n\n1. a1\n2. a2\n3. a3\n",
+			"Pierwsze 2 ruchy były dane z góry, nie zagrano ich w tej partii: zaczęła się od pozycji po nich, a jej gracze grali od ruchu 3."},
+		{"[Game \"havannah\"]\n[Options \"size=4\"]\n[White \"Ada\"]\n\n1. a1\n2. a2\n", ""},
+	} {
+		setValue(t, p, "#record-text", c.record)
+		must(t, bt.Click(p, `#import-form button[type=submit]`))
+		waitFor(t, p, `document.getElementById("moves").children.length`, strings.Count(c.record, ". "), "the moves listed")
+		waitFor(t, p, given, c.want, "what the page says of given moves")
+	}
 }

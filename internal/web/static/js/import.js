@@ -76,6 +76,10 @@ async function show(body) {
     players.append(before, isolated(rec[c]), after);
   }
   players.hidden = !players.childNodes.length;
+  // A game begun from given moves: its players played none of them.
+  const given = $('viewer-given');
+  given.textContent = rec.given ? t('record.note.given', { given: rec.given, next: rec.given + 1 }) : '';
+  given.hidden = !rec.given;
   $('viewer-result').textContent = rec.winner ? resultLine(t, rec, rec.positions[rec.moves.length].view) : '';
   const list = $('moves');
   list.replaceChildren();
