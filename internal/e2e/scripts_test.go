@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -17,7 +18,9 @@ import (
 
 // refuser stands in front of a server and passes every request on, but
 // answers the first request for each of its scripts with 503, as a site
-// going down just then would; it counts the requests by path.
+// going down just then would; it counts the requests by path. A script
+// named twice is refused twice: one the page preloads is, its preload
+// and then the page's own import of it.
 type refuser struct {
 	URL     string
 	scripts []string // paths under the static prefix: js/actions.js
@@ -35,9 +38,9 @@ func newRefuser(t *testing.T, srv *bt.Server, scripts ...string) *refuser {
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
 		r.asked[req.URL.Path]++
-		first := r.asked[req.URL.Path] == 1 && slices.ContainsFunc(r.scripts, func(s string) bool { return strings.HasSuffix(req.URL.Path, "/"+s) })
+		refused := r.asked[req.URL.Path] <= r.refusals(req.URL.Path)
 		r.mu.Unlock()
-		if first {
+		if refused {
 			http.Error(w, "the site is restarting", http.StatusServiceUnavailable)
 			return
 		}
@@ -46,6 +49,28 @@ func newRefuser(t *testing.T, srv *bt.Server, scripts ...string) *refuser {
 	t.Cleanup(front.Close)
 	r.URL = front.URL
 	return r
+}
+
+// refusals tells how many requests for path are refused.
+func (r *refuser) refusals(path string) int {
+	n := 0
+	for _, s := range r.scripts {
+		if strings.HasSuffix(path, "/"+s) {
+			n++
+		}
+	}
+	return n
+}
+
+// askedAgain checks that each script was asked for once more than it was
+// refused: once it came, the page asked no more.
+func (r *refuser) askedAgain(t *testing.T) {
+	t.Helper()
+	for _, s := range slices.Compact(slices.Sorted(slices.Values(r.scripts))) {
+		if n, want := r.count("/"+s), r.refusals("/"+s)+1; n != want {
+			t.Errorf("%s asked for %d times, want %d", s, n, want)
+		}
+	}
 }
 
 // count tells how often a path ending in suffix was asked for.
@@ -61,13 +86,14 @@ func (r *refuser) count(suffix string) int {
 	return n
 }
 
-// The scripts a player's page loads after the board may fail to come,
-// the site going down just then: the page asks for them again, and the
-// player's controls, chat and arrow keys appear without a reload.
+// The scripts a player's page loads on demand (its own, its board's, and
+// those after the board) may fail to come, the site going down just then:
+// the page asks for them again, and the board, the player's controls,
+// chat and arrow keys appear without a reload.
 func TestScriptsAfterTheBoardComeAgain(t *testing.T) {
 	srv := bt.StartServer(t, "")
-	scripts := []string{"js/actions.js", "js/chat.js", "js/notices.js", "js/boards/arrows.js"}
-	front := newRefuser(t, srv, scripts...)
+	front := newRefuser(t, srv, "js/game.js", "js/game.js", "js/boards/havannah.js", "js/boards/havannah.js",
+		"js/actions.js", "js/chat.js", "js/notices.js", "js/boards/arrows.js")
 	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
 	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
 	must(t, bt.Navigate(alice, strings.Replace(g.playerURL, srv.URL, front.URL, 1)))
@@ -78,12 +104,63 @@ func TestScriptsAfterTheBoardComeAgain(t *testing.T) {
 	waitFor(t, alice, `document.querySelector('#board svg[role="group"]').hasAttribute("aria-description")`, true, "the board's arrow keys")
 	typeInto(t, alice, "#chat-input", "hello"+kb.Enter)
 	must(t, bt.WaitText(bob, "#chat-lines", "White: hello"))
-	for _, s := range scripts {
-		if n := front.count("/" + s); n != 2 {
-			t.Errorf("%s asked for %d times, want twice", s, n)
-		}
-	}
+	front.askedAgain(t)
 	if n := front.count("/g/" + g.id); n != 1 {
 		t.Errorf("the page was loaded %d times", n)
+	}
+}
+
+// The other scripts pages load on demand come again too: a game page's
+// clocks, their sounds and the invitation's script, the boards of
+// diagrams, the import page's script and board, the my games page's.
+func TestScriptsOnDemandComeAgain(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	for _, c := range []struct {
+		name    string
+		scripts []string
+		visit   func(t *testing.T, p context.Context, front string)
+	}{
+		{"clocks and invitation", []string{"js/clocks.js", "js/clocks.js", "js/sound.js", "js/sound.js", "js/invite.js"}, func(t *testing.T, p context.Context, front string) {
+			var g struct {
+				InviteURL string `json:"invite_url"`
+			}
+			if code, err := post(t, srv.URL+"/api/games", "", `{"game":"havannah","options":{"size":4},"start":"me","clock":{"initial_s":60,"increment_s":0}}`, &g); err != nil || code != http.StatusCreated {
+				t.Fatalf("create: %d %v", code, err)
+			}
+			// Sound on, as the viewer chose before: its script is asked
+			// for as the page starts.
+			must(t, bt.Navigate(p, front+"/healthz"))
+			_, err := bt.Eval[any](p, `localStorage.setItem("bretter.settings", '{"sound":true}')`)
+			must(t, err)
+			must(t, bt.Navigate(p, strings.Replace(g.InviteURL, srv.URL, front, 1)))
+			waitFor(t, p, `document.getElementById("clocks").hidden`, false, "the clocks")
+			waitFor(t, p, `document.getElementById("take-seat").hidden`, false, "the button taking the seat")
+		}},
+		{"diagrams", []string{"js/boards/dvonn.js"}, func(t *testing.T, p context.Context, front string) {
+			must(t, bt.Navigate(p, front+"/dvonn"))
+			waitFor(t, p, `[...document.querySelectorAll(".diagram")].every((d) => d.querySelector("svg"))`, true, "the diagrams")
+		}},
+		{"import", []string{"js/import.js", "js/boards/havannah.js"}, func(t *testing.T, p context.Context, front string) {
+			must(t, bt.Navigate(p, front+"/import"))
+			waitFor(t, p, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
+			setValue(t, p, "#record-text", "(;FF[4]SZ[5]RE[B];W[E5];B[D4];W[F6];B[resign])")
+			must(t, bt.Click(p, `#import-form button[type=submit]`))
+			must(t, bt.WaitText(p, "#replay-banner", "Final position (3 moves)"))
+		}},
+		{"my games", []string{"js/mygames.js"}, func(t *testing.T, p context.Context, front string) {
+			g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me","clock":{"days":3}}`)
+			g.move(t, srv, "white", 0, "d4")
+			g.move(t, srv, "black", 1, "c3") // the clocks start: White's runs
+			must(t, bt.Navigate(p, strings.Replace(g.playerURL, srv.URL, front, 1)))
+			waitStatus(t, p, "Your turn")
+			must(t, bt.Navigate(p, front+"/my"))
+			waitFor(t, p, `document.querySelector(".my-game .due").hidden`, false, "the move's due date")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			front := newRefuser(t, srv, c.scripts...)
+			c.visit(t, bt.NewProfile(t), front.URL)
+			front.askedAgain(t)
+		})
 	}
 }

@@ -38,7 +38,18 @@ export function load(game) {
     link.href = href;
     document.head.append(link);
   }
-  return import(`./boards/${game}.js`);
+  return later(() => import(`./boards/${game}.js`));
+}
+
+// later is a promise of the script that load imports on demand, as every
+// page's script does with what it needs only later or only sometimes. A
+// fetch that fails (the site going down just then) is tried again after
+// a wait that doubles up to ten seconds, so that what the script brings
+// (a board, a player's controls, the clocks) comes soon after the site is
+// back, without a reload. It lives here, beside the boards' loading, in a
+// script that every page imports already.
+export function later(load, wait = 1000) {
+  return load().catch(() => new Promise((again) => setTimeout(again, wait)).then(() => later(load, Math.min(2 * wait, 10000))));
 }
 
 // drawDiagrams draws every still picture of a board on the page.

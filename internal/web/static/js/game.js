@@ -2,7 +2,7 @@
 // sends (invite.js takes the seat an invitation offers). Moves go out with
 // the ply they expect; the server answers with an ack or a clear error.
 import { lang, t, time } from './i18n.js';
-import { load } from './boards.js';
+import { later, load } from './boards.js';
 import { afterKey, focusOn } from './boards/focus.js';
 import { fitMoves, isolated, resultLine, standing } from './controls.js';
 import { createReplay } from './replay.js';
@@ -55,7 +55,7 @@ export async function start() {
     $('settings').querySelector('input')?.focus({ preventScroll: true });
   });
   if (page.boot.clock) loadClocks();
-  if (page.settings.sound) import('./sound.js'); // at hand for the first move
+  if (page.settings.sound) later(() => import('./sound.js')); // at hand for the first move
   // The board's arrow keys, a player's controls, chat and push notices
   // are not needed for the board to show: their scripts come after it.
   // A watcher needs only the arrow keys, to go over the board.
@@ -105,17 +105,9 @@ export async function start() {
   // The invitation (a friend's page, or the creator's to share it) has
   // a script of its own: most pages are neither.
   if (page.boot.invite || page.boot.used || $('invite-share')) {
-    import('./invite.js').then((m) => m.invitation({ t, page, notice, render }));
+    later(() => import('./invite.js')).then((m) => m.invitation({ t, page, notice, render }));
   }
   connect();
-}
-
-// later is a promise of the script that load imports after the board. A
-// fetch that fails (the site going down just then) is tried again after a
-// wait that doubles up to ten seconds, so that a player's controls come
-// soon after the site is back, without a reload.
-function later(load, wait = 1000) {
-  return load().catch(() => new Promise((again) => setTimeout(again, wait)).then(() => later(load, Math.min(2 * wait, 10000))));
 }
 
 function connect() {
@@ -312,7 +304,7 @@ function show(s) {
 // game with clocks, and shows the clocks of the state once it is there.
 function loadClocks() {
   if (page.clocksLoading) return;
-  page.clocksLoading = import('./clocks.js').then((m) => {
+  page.clocksLoading = later(() => import('./clocks.js')).then((m) => {
     page.clocks = m.createClocks({
       t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
       announce: (text) => { $('announce').textContent = text; },
@@ -326,6 +318,8 @@ function loadClocks() {
 }
 
 // beep plays a sound of sound.js, which loads when sound is first wanted.
+// A sound that would come late is not played: its script is not asked
+// for again, unless the next sound asks.
 function beep(name) {
   import('./sound.js').then((sound) => sound[name]());
 }

@@ -2,7 +2,7 @@
 // buttons and starts the page's own script, if it has one: a game page's
 // live game, the import page's, or the my games page's.
 import { t } from './i18n.js';
-import { drawDiagrams } from './boards.js';
+import { drawDiagrams, later } from './boards.js';
 import { apply, load } from './settings.js';
 
 apply(load());
@@ -24,11 +24,11 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
 }
 
 if (document.getElementById('game')) {
-  import('./game.js').then((m) => m.start());
+  later(() => import('./game.js')).then((m) => m.start());
 }
 if (document.getElementById('import')) {
-  import('./import.js').then((m) => m.start());
+  later(() => import('./import.js')).then((m) => m.start());
 }
 if (document.querySelector('.my-games')) {
-  import('./mygames.js').then((m) => m.start());
+  later(() => import('./mygames.js')).then((m) => m.start());
 }
