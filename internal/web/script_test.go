@@ -3,6 +3,7 @@ package web
 import (
 	"io/fs"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,6 +92,37 @@ func TestCompactStyleOfTheSheets(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got, want := bare(compactStyle(string(b))), bare(comment.ReplaceAllString(string(b), "")); got != want {
+			t.Errorf("%s: compacting changed more than whitespace", name)
+		}
+	}
+}
+
+func TestCompactPage(t *testing.T) {
+	src := "{{define \"x\"}}\n<div>\n  <p>a\n    b</p>\n\n  \t\n  {{if .}}<em>c</em>{{end}}\n</div>\n{{end}}\n"
+	want := "{{define \"x\"}}\n<div>\n<p>a\nb</p>\n{{if .}}<em>c</em>{{end}}\n</div>\n{{end}}\n"
+	if got := compactPage(src); got != want {
+		t.Errorf("compactPage: %q, want %q", got, want)
+	}
+}
+
+// Compacting the page templates takes out only whitespace that means
+// nothing: they have no <pre>, and no tag or action over several lines,
+// whose attributes and strings would lose their spaces.
+func TestCompactPageOfTheTemplates(t *testing.T) {
+	pages, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no templates: %v", err)
+	}
+	across := regexp.MustCompile(`<[a-zA-Z][^>]*\n|\{\{[^}]*\n|<pre\b`)
+	for _, name := range pages {
+		b, err := templateFS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := across.Find(b); m != nil {
+			t.Errorf("%s: %q would not stay the same", name, m)
+		}
+		if got, want := strings.Fields(compactPage(string(b))), strings.Fields(string(b)); !slices.Equal(got, want) {
 			t.Errorf("%s: compacting changed more than whitespace", name)
 		}
 	}

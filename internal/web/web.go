@@ -101,7 +101,7 @@ func New(games []game.Game) (*Site, error) {
 		"stylesheet":   stylesheet,
 		"hideStatus":   func() template.CSS { return hideStatus },
 	}
-	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	layout, err := parsePage(template.New("layout.html").Funcs(funcs), "templates/layout.html")
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func New(games []game.Game) (*Site, error) {
 		if page == "layout" {
 			continue
 		}
-		t, err := template.Must(layout.Clone()).ParseFS(templateFS, name)
+		t, err := parsePage(template.Must(layout.Clone()).New(path.Base(name)), name)
 		if err != nil {
 			return nil, err
 		}
@@ -339,6 +339,30 @@ func (s *Site) Langs() []string {
 func stylesheet(name string) (template.CSS, error) {
 	b, err := staticFS.ReadFile("static/css/" + name + ".css")
 	return template.CSS(compactStyle(string(b))), err
+}
+
+// parsePage parses the page template in file into t, compacted.
+func parsePage(t *template.Template, file string) (*template.Template, error) {
+	b, err := templateFS.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return t.Parse(compactPage(string(b)))
+}
+
+// compactPage is a page template without its indentation and blank lines,
+// which every page would carry: a game page's first visit on a phone has
+// no bytes to spare. A line break stays, as the space it is between two
+// words or elements. Our templates have no <pre>, and no text area with
+// text in it.
+func compactPage(src string) string {
+	var b strings.Builder
+	for line := range strings.Lines(src) {
+		if line = strings.TrimLeft(line, " \t"); strings.TrimSpace(line) != "" {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // hideStatus is the style a game page without scripts uses to put its
