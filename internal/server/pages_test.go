@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"html"
 	"io"
@@ -8,6 +10,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -418,5 +421,42 @@ func TestWrongInvitationSaysSoAtOnce(t *testing.T) {
 	}
 	if res, page := get(t, ts.browser(t), over.InviteURL); res.StatusCode != http.StatusOK || strings.Contains(page, `id="take-seat"`) {
 		t.Errorf("the invitation of a game called off: %d", res.StatusCode)
+	}
+}
+
+// Without scripts a player's page says that playing needs them, and shows
+// no box for a move, a chat line or a name: only scripts send those. The
+// style that puts them away is allowed by the page's policy. A watcher's
+// page, with nothing to send, says nothing of it.
+func TestPlayersPageWithoutScripts(t *testing.T) {
+	ts := newTestServer(t)
+	creator := ts.browser(t)
+	c := createAs(t, ts, creator, `{"game":"havannah"}`)
+	noscript := regexp.MustCompile(`(?s)<noscript>(.*?)</noscript>`)
+	hiding := regexp.MustCompile(`(?s)<style>([^{<]*)\{\s*display:\s*none;?\s*\}</style>`)
+	for _, lang := range []string{"en", "de", "pl"} {
+		notice := html.EscapeString(ts.srv.site.T(lang, "noscript.play"))
+		res, page := get(t, creator, ts.URL+"/g/"+c.ID, "Accept-Language", lang)
+		m := noscript.FindStringSubmatch(page)
+		if m == nil || !strings.Contains(m[1], notice) {
+			t.Fatalf("%s: the player's page without scripts does not say %q", lang, notice)
+		}
+		h := hiding.FindStringSubmatch(m[1])
+		if h == nil {
+			t.Fatalf("%s: the player's page without scripts hides nothing: %s", lang, m[1])
+		}
+		for _, id := range []string{"move-entry", "chat", "name-form"} {
+			if !strings.Contains(page, ` id="`+id+`"`) || !slices.ContainsFunc(strings.Split(h[1], ","), func(s string) bool { return strings.TrimSpace(s) == "#"+id }) {
+				t.Errorf("%s: without scripts the player's page shows #%s: %s", lang, id, h[1])
+			}
+		}
+		sum := sha256.Sum256([]byte(h[0][len("<style>") : len(h[0])-len("</style>")]))
+		if want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(res.Header.Get("Content-Security-Policy"), want) {
+			t.Errorf("%s: the policy does not allow the style for a page without scripts", lang)
+		}
+	}
+	_, page := get(t, ts.browser(t), ts.URL+"/g/"+c.ID, "Accept-Language", "en")
+	if strings.Contains(page, html.EscapeString(ts.srv.site.T("en", "noscript.play"))) {
+		t.Error("a watcher's page says that playing needs scripts")
 	}
 }

@@ -99,7 +99,7 @@ func New(games []game.Game) (*Site, error) {
 		"clockDays":    func() []int { return clock.DaysChoices },
 		"modules":      s.modules,
 		"stylesheet":   stylesheet,
-		"hideStatus":   func() template.CSS { return hideStatus },
+		"noScripts":    func() template.CSS { return noScripts },
 	}
 	layout, err := parsePage(template.New("layout.html").Funcs(funcs), "templates/layout.html")
 	if err != nil {
@@ -365,9 +365,10 @@ func compactPage(src string) string {
 	return b.String()
 }
 
-// hideStatus is the style a game page without scripts uses to put its
-// own status line in place of "Loading the game…".
-const hideStatus = "#status { display: none; }"
+// noScripts is the style of a game page without scripts: its own status
+// line stands in place of "Loading the game…", and a player's boxes for a
+// move, a chat line and a name, which only scripts send, are put away.
+const noScripts = "#status,#move-entry,#chat,#name-form{display:none}"
 
 // StyleHashes lists, for a Content-Security-Policy's style-src, the hashes
 // of the styles game pages carry inline: a game page brings the site's
@@ -376,7 +377,7 @@ const hideStatus = "#status { display: none; }"
 func (s *Site) StyleHashes() string { return s.styleHashes }
 
 func (s *Site) hashStyles() (string, error) {
-	styles := []string{hideStatus}
+	styles := []string{noScripts}
 	for _, g := range s.games {
 		site, err := stylesheet("site")
 		if err != nil {
