@@ -168,6 +168,9 @@ func (h *hub) flagIfDue(ctx context.Context, g *liveGame) (bool, error) {
 	if g.rec.Clock.None() || g.rec.Status != "playing" {
 		return false, nil
 	}
+	if err := h.noteIfLate(ctx); err != nil {
+		return false, err
+	}
 	st := g.clockState(h.now())
 	if st.Running == "" || h.now().Before(st.Deadline) {
 		return false, nil

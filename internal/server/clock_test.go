@@ -201,15 +201,26 @@ func TestDowntimeIsNotCharged(t *testing.T) {
 	}
 }
 
+// upFor advances ft by d as an instance that is up sees it: noting the
+// site up every seenUpEvery, as Run does.
+func upFor(t *testing.T, ts *testServer, ft *fakeTime, d time.Duration) {
+	t.Helper()
+	for d > 0 {
+		step := min(d, seenUpEvery)
+		ft.advance(step)
+		d -= step
+		if err := ts.srv.hub.noteUp(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // downAndBack notes the site up 5 s into g's clocks, stops ts (its timers
 // do nothing), and after 30 s starts another server on its store, which
 // resumes g's clocks.
 func downAndBack(t *testing.T, ts *testServer, ft *fakeTime, g testGame) *testServer {
 	t.Helper()
-	ft.advance(5 * time.Second)
-	if _, err := ts.store.SeenUp(t.Context(), ft.now); err != nil { // the last sign of life
-		t.Fatal(err)
-	}
+	upFor(t, ts, ft, 5*time.Second) // its last note is the last sign of life
 	ts.srv.hub.stop()
 	ft.advance(30 * time.Second)
 	again := restartOn(t, ts)
@@ -271,11 +282,11 @@ func TestStopNotesTheSiteUp(t *testing.T) {
 	ctx, stop := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { ts.srv.Run(ctx); close(done) }()
-	ft.advance(time.Hour) // no ticker of Run's has seen this moment
+	ft.advance(downAfter) // no ticker of Run's has seen this moment
 	stopped := ft.now
 	stop()
 	<-done
-	outages, err := ts.store.Started(t.Context(), stopped.Add(10*time.Second), downAfter, restartGrace)
+	outages, err := ts.store.SeenUp(t.Context(), stopped.Add(10*time.Second), downAfter, restartGrace)
 	if want := []clock.Outage{{From: stopped, To: stopped.Add(10 * time.Second), Grace: restartGrace}}; err != nil || !reflect.DeepEqual(outages, want) {
 		t.Fatalf("started 10 s after the stop: %v, %v; want %v", outages, err, want)
 	}
@@ -469,28 +480,49 @@ func TestTimerFiredEarlyArmsAgain(t *testing.T) {
 	}
 }
 
-// An instance up learns with its next note of an outage that another,
-// starting while the notes were late, recorded: they agree on the clocks
-// again.
+// An instance up learns of an outage that another, starting while the
+// notes were late, recorded: its notes late too, it notes before it works
+// out a clock, and they agree on the clocks again.
 func TestOutageLearnedWhileUp(t *testing.T) {
 	ts, ft, g := startedWithAClock(t)
-	ft.advance(5 * time.Second)
-	if err := ts.srv.hub.noteUp(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	upFor(t, ts, ft, 5*time.Second)
 	ft.advance(10 * time.Second) // the notes stall
 	// Another instance starts, and takes the silence for an outage.
-	if _, err := ts.store.Started(t.Context(), ft.now, downAfter, restartGrace); err != nil {
-		t.Fatal(err)
-	}
-	if c := ts.state(t, g.id, "").Clock; c.WhiteMS != 5000 {
-		t.Fatalf("before the next note: white has %d ms, want 5000", c.WhiteMS)
-	}
-	if err := ts.srv.hub.noteUp(t.Context()); err != nil {
+	if _, err := ts.store.SeenUp(t.Context(), ft.now, downAfter, restartGrace); err != nil {
 		t.Fatal(err)
 	}
 	if c := ts.state(t, g.id, "").Clock; c.WhiteMS != 15000 {
-		t.Fatalf("after the next note: white has %d ms, want 15000 as the other instance says", c.WhiteMS)
+		t.Fatalf("white has %d ms, want 15000 as the other instance says", c.WhiteMS)
+	}
+}
+
+// An instance frozen while the site had no other (its machine suspended,
+// say) finds on waking that nobody noted the site up meanwhile: that time
+// is an outage, charged to nobody, with the grace after it. Its timers
+// fire as it wakes, before its next note, and must not end a game on
+// time for it.
+func TestFrozenInstanceChargesNobody(t *testing.T) {
+	ts, ft, g := startedWithAClock(t)
+	upFor(t, ts, ft, 5*time.Second)
+	ft.advance(time.Minute) // frozen; White's timer fires as it wakes
+	c := ts.state(t, g.id, "").Clock
+	if c.WhiteMS != 15000 || c.HeldMS != restartGrace.Milliseconds() || *c.Running != "white" {
+		t.Fatalf("after a minute frozen: %+v", c)
+	}
+	// A move on waking is not charged for it either, and a restart
+	// agrees on the clocks.
+	ft.advance(time.Minute)
+	ts.moveAt(t, g, 2, "e5")
+	if c := ts.state(t, g.id, "").Clock; c.WhiteMS != 15000 || *c.Running != "black" {
+		t.Fatalf("White's move after another minute frozen: %+v", c)
+	}
+	again := restartOn(t, ts)
+	useFakeTimeAt(again, ft)
+	if err := again.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := again.state(t, g.id, "").Clock, ts.state(t, g.id, "").Clock; !reflect.DeepEqual(a, b) {
+		t.Fatalf("after a restart: %+v, before: %+v", a, b)
 	}
 }
 
@@ -499,11 +531,8 @@ func TestOutageLearnedWhileUp(t *testing.T) {
 // known: what the game stored, it stored with the site up.
 func TestFlagJustBeforeAnOutage(t *testing.T) {
 	ts, ft, g := startedWithAClock(t)
-	ft.advance(19500 * time.Millisecond)
-	if err := ts.srv.hub.noteUp(t.Context()); err != nil { // the last note
-		t.Fatal(err)
-	}
-	ft.advance(700 * time.Millisecond) // White's time runs out
+	upFor(t, ts, ft, 19500*time.Millisecond) // the last note at its end
+	ft.advance(700 * time.Millisecond)       // White's time runs out
 	if s := ts.state(t, g.id, ""); s.Status != "over" || s.Result.Reason != "timeout" || s.Clock.WhiteMS != 0 {
 		t.Fatalf("before the crash: %s %+v %+v", s.Status, s.Result, s.Clock)
 	}

@@ -13,12 +13,17 @@ import (
 // more when it stops. An instance that starts finds there when the site
 // was last seen up; if that is longer ago than downAfter, nobody was up
 // meanwhile, and it records the outage, from then to now, for every
-// instance (see store.Started). The clocks leave out every outage.
+// instance (see store's SeenUp). The clocks leave out every outage.
 //
 // An outage is recorded by an instance that starts, before it serves,
 // and no instance was up during it: every instance that works out a
 // clock across it knows it, so every instance, a restart and a replay
-// agree on the clocks. A site down for less than downAfter charges the
+// agree on the clocks. An instance that was frozen (its machine
+// suspended or paused, or the process stopped) while no other was up,
+// or whose store failed as long, records the outage the same way with
+// its next note; a timer or a request waking with it notes first (see
+// noteIfLate), so that no clock charges the player to move for the time
+// nobody could play. A site down for less than downAfter charges the
 // player to move for it. A longer outage begins at the last note, which
 // may be up to seenUpEvery before a crash (or a stop's last answers
 // after it): that time is charged to nobody, but for a game that stored
@@ -65,7 +70,7 @@ func (s *Server) Start(ctx context.Context) error {
 }
 
 func (h *hub) start(ctx context.Context) error {
-	outages, err := h.store.Started(ctx, h.now(), downAfter, restartGrace)
+	outages, err := h.store.SeenUp(ctx, h.now(), downAfter, restartGrace)
 	if err != nil {
 		return err
 	}
@@ -79,14 +84,33 @@ func (h *hub) learnOutages(outages []clock.Outage) {
 	h.outages.Store(int64(len(outages)))
 }
 
-// noteUp notes in the store that the site is up, and learns of the
-// outages another instance recorded since.
+// noteUp notes in the store that the site is up, recording the outage
+// should nobody have for longer than downAfter, and learns of the
+// outages recorded since.
 func (h *hub) noteUp(ctx context.Context) error {
-	outages, err := h.store.SeenUp(ctx, h.now())
-	if err == nil && int64(len(outages)) != h.outages.Load() {
+	now := h.now()
+	outages, err := h.store.SeenUp(ctx, now, downAfter, restartGrace)
+	if err != nil {
+		return err
+	}
+	h.noted.Store(now.UnixMilli())
+	if int64(len(outages)) != h.outages.Load() {
 		h.learnOutages(outages) // outages are only ever added
 	}
-	return err
+	return nil
+}
+
+// noteIfLate notes the site up at once if this instance noted it before
+// (it does every second once it runs) but not within downAfter: it was
+// frozen, and what wakes with it must not work out a clock before the
+// outage is known. A clock's timer, or a move, would charge the player
+// to move for it.
+func (h *hub) noteIfLate(ctx context.Context) error {
+	last := h.noted.Load()
+	if last == 0 || h.now().Sub(time.UnixMilli(last)) <= downAfter {
+		return nil
+	}
+	return h.noteUp(ctx)
 }
 
 // seenUp notes in the store that the site is up, every seenUpEvery

@@ -28,10 +28,8 @@ type Store interface {
 	Chat(ctx context.Context, id string) ([]store.ChatLine, error)
 	// Ping says whether the store answers, for /readyz.
 	Ping(ctx context.Context) error
-	// SeenUp and Started keep the times the site was down (see
-	// Server.Start).
-	SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error)
-	Started(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error)
+	// SeenUp keeps the times the site was down (see Server.Start).
+	SeenUp(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error)
 	pushStore
 	holdingStore
 }
@@ -100,6 +98,9 @@ type hub struct {
 	// Server.Start) or last noted the site up; none before.
 	downtime atomic.Pointer[clock.Downtime]
 	outages  atomic.Int64 // how many outages downtime is made of
+	// noted is when (Unix ms) this instance last noted the site up
+	// (see noteUp); 0 before its first note.
+	noted atomic.Int64
 	// givingBack is when (in ms) the site first ran with takebacks that
 	// give back their increments, as the store said when this instance
 	// started; 0, always, before.

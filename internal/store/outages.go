@@ -15,22 +15,28 @@ import (
 
 // The site keeps when it was last seen up, as the setting seen_up (in
 // milliseconds), and the outages: the times nobody was, each with the
-// grace after it that the clocks leave out too (see Started).
-// Every instance says it is up about once a second; one that starts
-// after nobody did for a while records the outage, once for all
-// instances, so that the clocks of every instance, of a restart and of a
-// replay leave out the same time.
+// grace after it that the clocks leave out too (see SeenUp).
+// Every instance says it is up about once a second; one that finds that
+// nobody did for a while (it starts, or wakes) records the outage, once
+// for all instances, so that the clocks of every instance, of a restart
+// and of a replay leave out the same time.
+//
+// seen_up only ever moves forward: the instances' system clocks differ a
+// little, and one a few seconds ahead of another would otherwise find
+// the other's note too old at every note of its own, and record an outage
+// each time.
 const (
 	seenUpQuery = `INSERT INTO settings (name, value) VALUES ('seen_up', ?1)
-		ON CONFLICT (name) DO UPDATE SET value = excluded.value`
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value
+		WHERE CAST(excluded.value AS BIGINT) > CAST(settings.value AS BIGINT)`
 	outageQuery  = `INSERT INTO outages (began, ended, grace_ms) VALUES (?1, ?2, ?3)`
 	outagesQuery = `SELECT began, ended, grace_ms FROM outages ORDER BY began`
 )
 
-// outageSince is the outage that an instance starting at now, with
-// the site last seen up at seen (ms, "" if never), finds: none if the
-// site was seen up within gap, or never (a new site was not down). It
-// gives the players grace.
+// outageSince is the outage that an instance noting at now, with the
+// site last seen up at seen (ms, "" if never), finds: none if the site
+// was seen up within gap (or later: another instance's clock is ahead),
+// or never (a new site was not down). It gives the players grace.
 func outageSince(seen string, now time.Time, gap, grace time.Duration) (clock.Outage, bool, error) {
 	if seen == "" {
 		return clock.Outage{}, false, nil
@@ -48,50 +54,17 @@ func storedOutage(began, ended, grace int64) clock.Outage {
 	return clock.Outage{From: time.UnixMilli(began), To: time.UnixMilli(ended), Grace: time.Duration(grace) * time.Millisecond}
 }
 
-// SeenUp keeps at as when the site was last seen up, and returns every
-// outage, oldest first: one that another instance recorded meanwhile
-// (see Started) reaches this one within a note.
-func (s *SQLite) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error) {
-	var outages []clock.Outage
-	err := s.tx(ctx, func(tx *sql.Tx) (err error) {
-		outages, err = sqliteSeenUp(ctx, tx, at)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("noting the site up: %w", err)
-	}
-	return outages, nil
-}
-
-// sqliteSeenUp is SeenUp within tx.
-func sqliteSeenUp(ctx context.Context, tx *sql.Tx, at time.Time) ([]clock.Outage, error) {
-	if _, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
-		return nil, err
-	}
-	rows, err := tx.QueryContext(ctx, outagesQuery)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var outages []clock.Outage
-	for rows.Next() {
-		var began, ended, grace int64
-		if err := rows.Scan(&began, &ended, &grace); err != nil {
-			return nil, err
-		}
-		outages = append(outages, storedOutage(began, ended, grace))
-	}
-	return outages, rows.Err()
-}
-
-// Started is told by an instance that starts at now: should the site
-// not have been seen up for longer than gap, it records the outage from
-// then to now, with grace after it. Then it is SeenUp at now.
-func (s *SQLite) Started(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error) {
+// SeenUp notes that the site is up at now, and returns every outage,
+// oldest first: one that another instance recorded meanwhile reaches this
+// one within a note. Should the site not have been seen up for longer
+// than gap, it first records the outage from then to now, with grace
+// after it: the caller is an instance that starts, or one that was
+// frozen, or whose store stalled, meanwhile.
+func (s *SQLite) SeenUp(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error) {
 	var outages []clock.Outage
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		// One writer at a time: an instance starting with this one
-		// finds the site up, and records nothing again.
+		// One writer at a time: an instance noting with this one finds
+		// the site up, and records nothing again.
 		var seen string
 		err := tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE name = 'seen_up'`).Scan(&seen)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -106,22 +79,22 @@ func (s *SQLite) Started(ctx context.Context, now time.Time, gap, grace time.Dur
 				return err
 			}
 		}
-		outages, err = sqliteSeenUp(ctx, tx, now)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading when the site was down: %w", err)
-	}
-	return outages, nil
-}
-
-// SeenUp keeps at as when the site was last seen up, and returns every
-// outage, oldest first.
-func (s *Postgres) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error) {
-	var outages []clock.Outage
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
-		outages, err = pgSeenUp(ctx, tx, at)
-		return err
+		if _, err := tx.ExecContext(ctx, seenUpQuery, strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, outagesQuery)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var began, ended, grace int64
+			if err := rows.Scan(&began, &ended, &grace); err != nil {
+				return err
+			}
+			outages = append(outages, storedOutage(began, ended, grace))
+		}
+		return rows.Err()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("noting the site up: %w", err)
@@ -129,31 +102,11 @@ func (s *Postgres) SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, er
 	return outages, nil
 }
 
-// pgSeenUp is SeenUp within tx.
-func pgSeenUp(ctx context.Context, tx pgx.Tx, at time.Time) ([]clock.Outage, error) {
-	if _, err := tx.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(at.UnixMilli(), 10)); err != nil {
-		return nil, err
-	}
-	rows, err := tx.Query(ctx, outagesQuery)
-	if err != nil {
-		return nil, err
-	}
-	var outages []clock.Outage
-	var began, ended, grace int64
-	_, err = pgx.ForEachRow(rows, []any{&began, &ended, &grace}, func() error {
-		outages = append(outages, storedOutage(began, ended, grace))
-		return nil
-	})
-	return outages, err
-}
-
-// Started is told by an instance that starts at now: should the site
-// not have been seen up for longer than gap, it records the outage from
-// then to now, with grace after it. Then it is SeenUp at now.
-func (s *Postgres) Started(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error) {
+// SeenUp is SQLite's SeenUp.
+func (s *Postgres) SeenUp(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error) {
 	var outages []clock.Outage
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		// Instances starting together take turns on the row: the next
+		// Instances noting together take turns on the row: the next
 		// finds the site up, and records nothing again.
 		var seen string
 		err := tx.QueryRow(ctx, `SELECT value FROM settings WHERE name = 'seen_up' FOR UPDATE`).Scan(&seen)
@@ -169,11 +122,22 @@ func (s *Postgres) Started(ctx context.Context, now time.Time, gap, grace time.D
 				return err
 			}
 		}
-		outages, err = pgSeenUp(ctx, tx, now)
+		if _, err := tx.Exec(ctx, pgParams(seenUpQuery), strconv.FormatInt(now.UnixMilli(), 10)); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, outagesQuery)
+		if err != nil {
+			return err
+		}
+		var began, ended, grace int64
+		_, err = pgx.ForEachRow(rows, []any{&began, &ended, &grace}, func() error {
+			outages = append(outages, storedOutage(began, ended, grace))
+			return nil
+		})
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reading when the site was down: %w", err)
+		return nil, fmt.Errorf("noting the site up: %w", err)
 	}
 	return outages, nil
 }

@@ -92,12 +92,12 @@ var postgresMigrations = []string{
 	// newest few (see Subscribe).
 	`ALTER TABLE push_subscriptions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;`,
 	// The times the site was down, which the clocks leave out (see
-	// Started); when it was last seen up is the setting seen_up.
+	// SeenUp); when it was last seen up is the setting seen_up.
 	`CREATE TABLE outages (
 		began BIGINT NOT NULL,
 		ended BIGINT NOT NULL
 	);`,
-	// The grace after an outage, charged to nobody either (see Started).
+	// The grace after an outage, charged to nobody either (see SeenUp).
 	`ALTER TABLE outages ADD COLUMN grace_ms BIGINT NOT NULL DEFAULT 0;`,
 }
 

@@ -40,8 +40,7 @@ type testStore interface {
 	Holding(ctx context.Context, browser []byte, gameID string) (Holding, error)
 	Holdings(ctx context.Context, browser []byte, limit int) ([]Holding, error)
 	Ping(ctx context.Context) error
-	SeenUp(ctx context.Context, at time.Time) ([]clock.Outage, error)
-	Started(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error)
+	SeenUp(ctx context.Context, now time.Time, gap, grace time.Duration) ([]clock.Outage, error)
 	Close() error
 }
 
