@@ -4,8 +4,14 @@ import (
 	"net/http"
 )
 
-// offerRequest is the body of POST /api/games/{id}/offer and /answer.
+// offerRequest is the body of POST /api/games/{id}/offer. It has no
+// "accept": an offer sent with one is refused, not taken as an answer.
 type offerRequest struct {
+	Kind string `json:"kind"`
+}
+
+// answerRequest is the body of POST /api/games/{id}/answer.
+type answerRequest struct {
 	Kind   string `json:"kind"`
 	Accept *bool  `json:"accept"`
 }
@@ -26,7 +32,7 @@ func (s *Server) apiOffer(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiAnswer(w http.ResponseWriter, r *http.Request) {
-	var req offerRequest
+	var req answerRequest
 	if err := readJSON(r, &req); err != nil {
 		writeError(w, err)
 		return

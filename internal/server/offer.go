@@ -219,10 +219,17 @@ func (h *hub) answer(ctx context.Context, id, secret, kind string, accept bool) 
 		if err != nil {
 			return 0, err
 		}
-		if kind == "rematch" {
+		switch kind {
+		case "rematch":
 			return h.answerRematch(ctx, g, seat, accept)
+		case "draw", "takeback":
+		default:
+			return 0, refuse(http.StatusBadRequest, "bad_request", `an answer is to "draw", "takeback" or "rematch"`)
 		}
-		if g.rec.Status != "playing" {
+		switch g.rec.Status {
+		case "waiting":
+			return 0, errWaiting
+		case "over":
 			return 0, errOver
 		}
 		if err := h.notFlagged(ctx, g); err != nil {

@@ -181,6 +181,9 @@ func TestOffersRefuseBadRequests(t *testing.T) {
 		{"offer", "", `{"kind":"draw"}`, http.StatusForbidden},
 		{"offer", "wrong", `{"kind":"draw"}`, http.StatusForbidden},
 		{"offer", g.white, `{"kind":`, http.StatusBadRequest},
+		// An offer is not an answer: "accept" would be ignored.
+		{"offer", g.white, `{"kind":"draw","accept":true}`, http.StatusBadRequest},
+		{"answer", g.black, `{"kind":"peace","accept":true}`, http.StatusBadRequest},
 		{"answer", g.black, `{"kind":"draw"}`, http.StatusBadRequest},
 		{"answer", g.black, `{"kind":"draw","accept":true}`, http.StatusConflict},
 	} {
@@ -201,6 +204,19 @@ func TestOffersRefuseBadRequests(t *testing.T) {
 	ts.offer(t, g.id, g.black, "draw")
 	if code, e := ts.offer(t, g.id, g.black, "takeback"); code != http.StatusConflict || e.Code != "offer_pending" {
 		t.Errorf("an offer beside one waiting: %d %+v", code, e)
+	}
+}
+
+// Before the friend has joined there is nothing to answer, and the game
+// is not over: the refusal says that it waits for the friend.
+func TestAnswerBeforeTheFriendJoins(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":5}}`, &c)
+	for _, kind := range []string{"draw", "takeback"} {
+		if code, e := ts.answer(t, c.ID, c.Secret, kind, true); code != http.StatusConflict || e.Code != "waiting" {
+			t.Errorf("answering a %s before the friend joined: %d %+v", kind, code, e)
+		}
 	}
 }
 
