@@ -302,6 +302,10 @@ func (s *Server) apiUnsubscribe(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if req.Endpoint == "" {
+		writeError(w, refuse(http.StatusBadRequest, "bad_request", `give the "endpoint" of the subscription to switch off`))
+		return
+	}
 	s.asSeat(w, r, func(id, seat string) error {
 		return s.push.store.Unsubscribe(r.Context(), id, seat, req.Endpoint)
 	})

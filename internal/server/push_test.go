@@ -286,6 +286,14 @@ func TestPushRefusesOtherAddresses(t *testing.T) {
 			t.Errorf("%v: %d, want %d", tt.body, code, tt.code)
 		}
 	}
+	// Switching off names what to switch off: without it nothing would
+	// be, and the answer would not say so.
+	for _, body := range []string{`{}`, `{"endpoint":""}`} {
+		var e errorBody
+		if code := ts.call(t, "DELETE", "/api/games/"+g.id+"/push", g.white, body, &e); code != http.StatusBadRequest || e.Code != "bad_request" {
+			t.Errorf("switching off %s: %d %+v", body, code, e)
+		}
+	}
 	if code := ts.call(t, "DELETE", "/api/games/"+g.id+"/push", g.white, map[string]string{"endpoint": "https://fcm.googleapis.com/fcm/send/abc"}, nil); code != http.StatusOK {
 		t.Errorf("switching off: %d", code)
 	}
