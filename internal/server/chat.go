@@ -37,7 +37,9 @@ func (h *hub) say(ctx context.Context, id, secret, text string) (store.ChatLine,
 		if err != nil {
 			return store.ChatLine{}, err
 		}
-		line, err := h.store.Say(ctx, g.rec.ID, store.ChatLine{Seat: seat, Text: text, At: h.now()})
+		// At the store's precision: the line read back later, after a
+		// restart or on another instance, has the same time.
+		line, err := h.store.Say(ctx, g.rec.ID, store.ChatLine{Seat: seat, Text: text, At: storedTime(h.now())})
 		if err != nil {
 			return store.ChatLine{}, err
 		}

@@ -1,11 +1,15 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"bretter/internal/store"
 )
 
 func TestChatReachesPlayersOnly(t *testing.T) {
@@ -39,6 +43,35 @@ func TestChatReachesPlayersOnly(t *testing.T) {
 	}
 	if s := restartOn(t, ts).state(t, g.id, g.white); len(s.Chat) != 2 {
 		t.Errorf("after a restart: %+v", s.Chat)
+	}
+}
+
+// A chat line's time is the one the store keeps: the answer, the live
+// message and the state read again after a restart agree.
+func TestChatLineTimeIsTheStoredOne(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"dvonn"}`)
+	black := ts.dial(t, g.id, g.black, "")
+	black.next("state")
+	at := time.Date(2026, 5, 4, 12, 0, 0, 123456789, time.UTC)
+	ts.srv.hub.now = func() time.Time { return at }
+	var said store.ChatLine
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/chat", g.white, map[string]string{"text": "hello"}, &said); code != http.StatusOK {
+		t.Fatalf("chat: %d", code)
+	}
+	var heard struct{ Line store.ChatLine }
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	for heard.Line.Seq == 0 {
+		_, data, err := black.conn.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.Unmarshal(data, &heard)
+	}
+	kept := restartOn(t, ts).state(t, g.id, g.black).Chat
+	if len(kept) != 1 || !kept[0].At.Equal(said.At) || !heard.Line.At.Equal(said.At) {
+		t.Fatalf("answered at %v, sent at %v, kept at %+v", said.At, heard.Line.At, kept)
 	}
 }
 
