@@ -496,16 +496,21 @@ func headerHas(h http.Header, name, token string) bool {
 
 // messageID is the id of a message that could not be read whole, if it
 // has one that can be, so that the page knows which of its messages the
-// refusal answers; 0 otherwise.
+// refusal answers; 0 otherwise. It is the member named exactly "id",
+// whatever follows it: encoding/json would take "Id" or "ID" too, and
+// the last of them.
 func messageID(data []byte) int64 {
-	var m struct {
-		ID int64 `json:"id"`
-	}
-	// The first value, whatever follows it.
-	if json.NewDecoder(bytes.NewReader(data)).Decode(&m) != nil {
-		return 0
-	}
-	return m.ID
+	var id int64
+	jsonscan.EachMember(data, func(key, value []byte) error {
+		if string(key) != "id" {
+			return nil
+		}
+		if json.Unmarshal(value, &id) != nil {
+			id = 0
+		}
+		return jsonscan.ErrStop
+	})
+	return id
 }
 
 func errorReply(id int64, err error) reply {

@@ -151,6 +151,10 @@ func TestLiveGame(t *testing.T) {
 		{map[string]any{"Type": "move", "id": 17, "ply": 1, "move": "a1"}, "bad_request"},
 		{map[string]any{"type": "move", "id": 18, "ply": 1, "MOVE": "a1"}, "bad_request"},
 		{rawText(`{"type":"move","type":"resign","id":19}`), "bad_request"},
+		// The refusal answers the message's "id", not a member written
+		// in other letters.
+		{rawText(`{"type":"resign","id":25,"Id":3}`), "bad_request"},
+		{rawText(`{"type":"resign","Id":3,"id":26}`), "bad_request"},
 		// A member of another type of message is no part of this one.
 		{map[string]any{"type": "move", "id": 20, "ply": 1, "move": "a1", "options": map[string]int{"bogus": 1}}, "bad_request"},
 		{map[string]any{"type": "resign", "id": 21, "kind": "draw"}, "bad_request"},
