@@ -123,7 +123,9 @@ func TestThreeInstancesPlayAGame(t *testing.T) {
 	black.untilType("event", isOffer)
 	watcher.untilType("event", isOffer)
 	rep := black.send(1002, map[string]any{"type": "rematch"})
-	if rep.Type != "ack" || rep.Next == "" {
+	// As asking again once it has started: the new game, and no
+	// version, as the finished game has no event of it.
+	if rep.Type != "ack" || rep.Next == "" || rep.Version != 0 {
 		t.Fatalf("accepting the new game: %+v", rep)
 	}
 	for _, p := range []*page{white, watcher} {

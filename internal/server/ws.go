@@ -390,7 +390,11 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 	case "rematch":
 		var res rematched
 		res, err = s.rematch(ctx, id, secret, rematchRequest{Options: m.Options, Clock: m.Clock, Start: m.Start})
-		rep.Next, rep.Version = res.next, res.version
+		// A new game that started is the answer, however often it is
+		// asked for: it is no event of this game, and has no version.
+		if rep.Next = res.next; rep.Next == "" {
+			rep.Version = res.version
+		}
 	case "withdraw":
 		if m.Kind != "rematch" {
 			return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", `only an offer of a new game ("kind": "rematch") can be withdrawn`)), true
