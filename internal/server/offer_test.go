@@ -289,6 +289,12 @@ func TestOffersOverTheLiveProtocol(t *testing.T) {
 	if e := black.next("error"); e.ID != 7 || e.Code != "bad_request" {
 		t.Fatalf("an answer without accept: %+v", e)
 	}
+	// An offer is not an answer, over the live connection as over
+	// HTTP, and the refusal says so in plain words.
+	black.send(map[string]any{"type": "offer", "id": 9, "kind": "takeback", "accept": true})
+	if e := black.next("error"); e.ID != 9 || e.Code != "bad_request" || e.Error != `an "offer" message has no "accept"` {
+		t.Fatalf("an offer with accept: %+v", e)
+	}
 	black.send(map[string]any{"type": "answer", "id": 8, "kind": "takeback", "accept": true})
 	black.next("ack")
 	// A takeback shortens the game: the pages get the whole state again.

@@ -375,7 +375,11 @@ func (s *Server) handleMessage(ctx context.Context, client, id, secret string, s
 	} else if err := decodeStrict(data, &m); err != nil {
 		return errorReply(messageID(data), refuse(http.StatusBadRequest, "bad_request", "malformed message: %s", jsonProblem(err))), true
 	} else if name := foreignMember(m.Type, data); name != "" {
-		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "a %q message has no %q", m.Type, name)), true
+		article := "a" // the types that begin with a vowel: "answer", "offer"
+		if strings.ContainsRune("aeiou", rune(m.Type[0])) {
+			article = "an"
+		}
+		return errorReply(m.ID, refuse(http.StatusBadRequest, "bad_request", "%s %q message has no %q", article, m.Type, name)), true
 	}
 	var err error
 	rep := reply{Type: "ack", ID: m.ID}
