@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"bretter/ai"
@@ -145,12 +146,28 @@ func chosenLevel(opponent string, level *int) (int, error) {
 	return *level, nil
 }
 
+// gameNames lists the names of the site's games, for a refusal that
+// says which there are: "havannah, dvonn or fanorona".
+func (s *Server) gameNames() string {
+	names := make([]string, len(s.order))
+	for i, g := range s.order {
+		names[i] = g.Name
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // parseOptions reads a game's options from JSON: numbers, and true/false
 // for on/off options.
 func (s *Server) parseOptions(name string, raw json.RawMessage) (game.Options, error) {
 	g, ok := s.games[name]
-	if !ok {
-		return nil, refuse(http.StatusBadRequest, "bad_request", "unknown game %q", name)
+	switch {
+	case !ok && name == "":
+		return nil, refuse(http.StatusBadRequest, "bad_request", `a new game needs "game": %s`, s.gameNames())
+	case !ok:
+		return nil, refuse(http.StatusBadRequest, "bad_request", "unknown game %.40q: the site has %s", name, s.gameNames())
 	}
 	opts := game.Options{}
 	if len(raw) == 0 || string(raw) == "null" {
