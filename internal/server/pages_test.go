@@ -153,8 +153,6 @@ func TestUnknownAddressesGetTheSitesPage(t *testing.T) {
 	}{
 		{"GET", "/g/zzzzzzzzzz/nothing/here", "de", "", 404, "", "error.page_not_found", "error.page_not_found_text"},
 		{"GET", "/no/such/page", "en", "pl", 404, "", "error.page_not_found", "error.page_not_found_text"},
-		// A file of a version that is no longer served.
-		{"GET", "/static/000000000000/js/game.js", "pl", "", 404, "", "error.page_not_found", "error.page_not_found_text"},
 		{"HEAD", "/no/such/page", "de", "", 404, "", "", ""},
 		{"POST", "/", "de", "", 405, "GET, HEAD", "error.bad_request", "error.method"},
 		{"DELETE", "/g/zzzzzzzzzz", "pl", "", 405, "GET, HEAD", "error.bad_request", "error.method"},

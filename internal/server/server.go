@@ -200,7 +200,8 @@ func New(cfg Config) *Server {
 
 func (s *Server) routes() {
 	m := s.mux
-	m.Handle("GET "+s.site.StaticPrefix(), s.site.Static())
+	m.Handle("GET /static/", s.site.Static())
+	m.Handle("GET /favicon.ico", s.site.Favicon())
 	m.HandleFunc("GET /{$}", s.home)
 	m.HandleFunc("GET /{game}", s.board)
 	m.HandleFunc("POST /games", s.createForm)
@@ -309,7 +310,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if rec.status >= 500 && rec.cause != nil {
 			s.log.Error("request failed", "route", r.Pattern, "status", rec.status, "err", rec.cause)
 		}
-		if r.Pattern != "GET "+s.site.StaticPrefix() {
+		if r.Pattern != "GET /static/" {
 			s.log.Debug("request", "route", r.Pattern, "status", rec.status, "ms", time.Since(start).Milliseconds())
 		}
 	}()
@@ -358,7 +359,7 @@ func (s *Server) limitsReads(r *http.Request) bool {
 		return false
 	}
 	p := r.URL.Path
-	return !strings.HasPrefix(p, s.site.StaticPrefix()) && p != "/sw.js" && p != "/healthz" && p != "/readyz" && p != "/metrics" && !isLivePath(p)
+	return !strings.HasPrefix(p, "/static/") && p != "/favicon.ico" && p != "/sw.js" && p != "/healthz" && p != "/readyz" && p != "/metrics" && !isLivePath(p)
 }
 
 // refuseCrossSite answers a state change asked for by another site's

@@ -171,31 +171,51 @@ func toJSON(v any) (template.JS, error) {
 	return template.JS(b), err
 }
 
-// Static serves the style sheets, scripts and images. Their URLs carry
-// the version, so they can be cached for good.
+// Static serves the style sheets, scripts and images under /static/.
+// Their URLs carry the version, so they can be cached for good. A page
+// loaded before the site was updated asks for its later scripts under its
+// own version, which the site no longer has: they are missing, as any
+// other file is.
 func (s *Site) Static() http.Handler {
 	sub, _ := fs.Sub(staticFS, "static")
-	files := http.FileServerFS(sub)
-	return http.StripPrefix("/static/"+s.version, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	files := http.StripPrefix("/static/"+s.version, http.FileServerFS(sub))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutPrefix(r.URL.Path, s.StaticPrefix())
 		// Only files are served: no folder is listed, and an answer that
-		// finds nothing is not kept for a year. It is a line, not a
-		// page: the site's own pages ask for these addresses, as scripts,
-		// style sheets and images that nobody reads.
-		if !isFile(sub, strings.TrimPrefix(r.URL.Path, "/")) {
-			lang := s.Lang(r)
-			w.Header().Set("Cache-Control", "no-store")
-			w.Header().Set("Content-Language", lang)
-			http.Error(w, s.T(lang, "error.page_not_found"), http.StatusNotFound)
+		// finds nothing is not kept for a year.
+		if !ok || !isFile(sub, name) {
+			s.missingFile(w, r)
 			return
 		}
 		// Not "public": that lets a cache keep an answer to a request
 		// with credentials, and these come without.
 		w.Header().Set("Cache-Control", "max-age=31536000, immutable")
-		if s.packed.serveText(w, r, sub, strings.TrimPrefix(r.URL.Path, "/")) {
+		if s.packed.serveText(w, r, sub, name) {
 			return
 		}
 		files.ServeHTTP(w, r)
-	}))
+	})
+}
+
+// missingFile answers a file of the site that is not there. It is a
+// line, not a page: the site's own pages ask for these addresses, as
+// scripts, style sheets and images that nobody reads.
+func (s *Site) missingFile(w http.ResponseWriter, r *http.Request) {
+	lang := s.Lang(r)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Language", lang)
+	http.Error(w, s.T(lang, "error.page_not_found"), http.StatusNotFound)
+}
+
+// Favicon serves the site's icon at /favicon.ico, where programs that
+// read no page (feed readers, some messengers) look for it.
+func (s *Site) Favicon() http.Handler {
+	icon, _ := staticFS.ReadFile("static/favicon.svg")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "max-age=86400")
+		w.Write(icon)
+	})
 }
 
 //go:embed worker/sw.js
