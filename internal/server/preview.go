@@ -37,11 +37,22 @@ type pagePosition struct {
 	moves, version       int
 	view                 any
 	clock                clock.Control
+	score                []any // the points of a game that counts them, as message arguments
+}
+
+// scorer is a game that ends on points (DVONN), whose result names them.
+type scorer interface {
+	Score() (white, black int)
 }
 
 func (g *liveGame) pagePosition() pagePosition {
-	return pagePosition{game: g.rec.Game, status: g.rec.Status, toMove: g.state.ToMove().String(),
+	p := pagePosition{game: g.rec.Game, status: g.rec.Status, toMove: g.state.ToMove().String(),
 		winner: g.rec.Winner, reason: g.rec.Reason, moves: len(g.moves), version: len(g.events), view: g.view, clock: g.rec.Clock}
+	if s, ok := g.state.(scorer); ok {
+		white, black := s.Score()
+		p.score = []any{"white", white, "black", black}
+	}
+	return p
 }
 
 // meta says what a preview of the game shows, in lang.
@@ -53,12 +64,16 @@ func (s *Server) meta(r *http.Request, lang string, p pagePosition, invited bool
 	case "waiting":
 		state = t("preview.waiting")
 	case "over":
-		args := []any{"winner", t("colour." + p.winner)}
+		args := append([]any{"winner", t("colour." + p.winner)}, p.score...)
 		if p.winner != "none" {
 			args = append(args, "loser", t("colour."+otherSeat(p.winner)))
 		}
-		state = t("result."+p.reason, args...)
-		if state == "result."+p.reason {
+		key := "result." + p.reason
+		if p.reason == "score" && p.winner == "none" {
+			key = "result.score_draw"
+		}
+		state = t(key, args...)
+		if state == key {
 			state = t("result.draw")
 			if p.winner != "none" {
 				state = t("result.other", args...)

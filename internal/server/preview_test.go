@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"html"
 	"image"
 	"image/color"
 	"image/png"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"regexp"
 	"strings"
@@ -16,6 +18,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"bretter/game"
+	"bretter/games/dvonn"
 )
 
 // metaTags reads a page's <meta property|name=... content=...> tags.
@@ -627,4 +632,46 @@ func TestUsedInvitationPreview(t *testing.T) {
 		t.Fatalf("calling off: %d", code)
 	}
 	same("called off", c.ID, c.InviteURL)
+}
+
+// A DVONN game won on points says the points, in the preview's title and
+// in the line a page without scripts shows, as the page's script does.
+func TestFinishedDvonnPreviewSaysTheScore(t *testing.T) {
+	s := dvonn.New()
+	rng := rand.New(rand.NewPCG(7, 7))
+	var moves []string
+	var lastMover game.Player
+	for !s.Outcome().Over {
+		legal := s.Legal(nil)
+		m := legal[rng.IntN(len(legal))]
+		moves, lastMover = append(moves, s.FormatMove(m)), s.ToMove()
+		if err := s.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	white, black := s.Score()
+	if s.Outcome().Winner == game.Nobody {
+		t.Fatalf("the seeded game is a draw (%d:%d); pick a seed with a winner", white, black)
+	}
+	// The person plays the last move against the computer, from the
+	// position before it.
+	last := len(moves) - 1
+	start := map[game.Player]string{game.White: "me", game.Black: "friend"}[lastMover]
+	ts := newTestServer(t)
+	var c createResponse
+	if code := ts.call(t, "POST", "/api/games", "", map[string]any{"game": "dvonn", "opponent": "computer", "level": 1, "start": start, "moves": moves[:last]}, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/moves", c.Secret, map[string]any{"ply": last, "move": moves[last]}, nil); code != http.StatusOK {
+		t.Fatalf("the last move %s: %d", moves[last], code)
+	}
+	winner := map[game.Player]string{game.White: "White", game.Black: "Black"}[s.Outcome().Winner]
+	want := fmt.Sprintf("%s wins: White %d, Black %d", winner, white, black)
+	_, body := get(t, ts.browser(t), ts.URL+"/g/"+c.ID, "Accept-Language", "en")
+	if title := metaTags(body)["og:title"]; title != fmt.Sprintf("DVONN · %s · %d moves", want, len(moves)) {
+		t.Errorf("the preview's title is %q", title)
+	}
+	if !strings.Contains(body, `<p class="status">`+want+".</p>") {
+		t.Errorf("a page without scripts does not say %q", want)
+	}
 }
