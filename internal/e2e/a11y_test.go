@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/chromedp"
+
+	bt "bretter/internal/browsertest"
+)
+
+// What a screen reader is told on a game page against the computer: the
+// marks beside the players (who is to move, who is here) are drawn for
+// the eyes only, and the
+// question before resigning names its dialog, which is all a reader says
+// when the dialog takes the focus.
+func TestWhatAScreenReaderIsTold(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, srv.URL+"/havannah"))
+	must(t, bt.Click(p, `form.new-game input[name=opponent][value=computer]`))
+	_, err := bt.Eval[bool](p, `(document.querySelector("form.new-game [name=size]").value = "4") !== ""`)
+	must(t, err)
+	must(t, bt.Click(p, `form.new-game button[type=submit]`))
+	must(t, bt.WaitText(p, "#status", "Your turn"))
+	for _, n := range axNodes(t, p) {
+		// (The page's title marks the viewer's turn in a row of tabs.)
+		if n.role != "RootWebArea" && strings.ContainsAny(n.name, "◀●○") {
+			t.Errorf("a screen reader is told %s %q", n.role, n.name)
+		}
+	}
+
+	must(t, bt.Click(p, "#actions button.resign"))
+	waitFor(t, p, `document.getElementById("confirm").open`, true, "the question before resigning")
+	var dialogs []string
+	for _, n := range axNodes(t, p) {
+		if n.role == "dialog" {
+			dialogs = append(dialogs, n.name)
+		}
+	}
+	if len(dialogs) != 1 || dialogs[0] != "Do you really want to resign this game?" {
+		t.Errorf("the dialogs are named %q", dialogs)
+	}
+}
+
+type axNode struct{ role, name string }
+
+// axNodes is the page's accessibility tree as Chromium gives it to a
+// screen reader, each node that is not ignored with its role and name,
+// the text of a text node being its name.
+func axNodes(t *testing.T, ctx context.Context) []axNode {
+	t.Helper()
+	tree, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	must(t, err)
+	text := func(v *accessibility.Value) string {
+		var s string
+		if v != nil && json.Unmarshal(v.Value, &s) != nil {
+			s = string(v.Value)
+		}
+		return s
+	}
+	var out []axNode
+	for _, n := range tree.Nodes {
+		if !n.Ignored {
+			out = append(out, axNode{role: text(n.Role), name: text(n.Name)})
+		}
+	}
+	return out
+}
