@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,9 @@ import (
 	bt "bretter/internal/browsertest"
 )
 
-// What a screen reader is told on a game page against the computer: the
+// What a screen reader is told of a game against the computer: who may
+// start, as the form asks, is the computer, not a friend; on the game
+// page the
 // marks beside the players (who is to move, who is here) are drawn for
 // the eyes only, and the
 // question before resigning names its dialog, which is all a reader says
@@ -22,6 +25,16 @@ func TestWhatAScreenReaderIsTold(t *testing.T) {
 	p := bt.NewProfile(t)
 	must(t, bt.Navigate(p, srv.URL+"/havannah"))
 	must(t, bt.Click(p, `form.new-game input[name=opponent][value=computer]`))
+	var radios []string
+	for _, n := range axNodes(t, p) {
+		if n.role == "radio" {
+			radios = append(radios, n.name)
+		}
+	}
+	slices.Sort(radios) // in the order the tree lists them, not the page's
+	if got := strings.Join(radios, ", "); got != "A friend (send a link), Me, Random, The computer, The computer" {
+		t.Errorf("against the computer the start form offers %s", got)
+	}
 	_, err := bt.Eval[bool](p, `(document.querySelector("form.new-game [name=size]").value = "4") !== ""`)
 	must(t, err)
 	must(t, bt.Click(p, `form.new-game button[type=submit]`))

@@ -458,3 +458,21 @@ func TestPlayersPageWithoutScripts(t *testing.T) {
 		t.Error("a watcher's page says that playing needs scripts")
 	}
 }
+
+// Against the computer, the terms of the next game say who starts
+// without speaking of a friend.
+func TestComputerRematchTermsNameTheComputer(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"opponent":"computer","level":1}`, &c)
+	player := ts.browser(t)
+	get(t, player, ts.URL+playerPath(c.ID, c.Secret))
+	other := regexp.MustCompile(`<input type="radio" name="start" value="friend"> ([^<]*)</label>`)
+	for lang, want := range map[string]string{"en": "The computer", "de": "Der Computer", "pl": "Komputer"} {
+		_, page := get(t, player, ts.URL+"/g/"+c.ID, "Accept-Language", lang)
+		m := other.FindAllStringSubmatch(page, -1)
+		if len(m) != 1 || m[0][1] != want {
+			t.Errorf("%s: the other side to start is called %q, want %q", lang, m, want)
+		}
+	}
+}
