@@ -476,3 +476,20 @@ func TestComputerRematchTermsNameTheComputer(t *testing.T) {
 		}
 	}
 }
+
+// The hint under the move box offers a swap only in a game played with
+// the swap rule.
+func TestMoveHintFollowsTheSwapRule(t *testing.T) {
+	ts := newTestServer(t)
+	hint := regexp.MustCompile(`<small id="move-hint" class="hint">([^<]*)</small>`)
+	for swap, want := range map[bool]string{false: "A cell such as e5.", true: "A cell such as e5, or swap."} {
+		var c createResponse
+		ts.call(t, "POST", "/api/games", "", map[string]any{"game": "havannah", "options": map[string]any{"size": 4, "swap": swap}, "opponent": "computer", "level": 1}, &c)
+		player := ts.browser(t)
+		get(t, player, ts.URL+playerPath(c.ID, c.Secret))
+		_, page := get(t, player, ts.URL+"/g/"+c.ID, "Accept-Language", "en")
+		if m := hint.FindStringSubmatch(page); m == nil || m[1] != want {
+			t.Errorf("swap %v: the hint is %q, want %q", swap, m, want)
+		}
+	}
+}
