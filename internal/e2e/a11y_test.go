@@ -15,11 +15,10 @@ import (
 
 // What a screen reader is told of a game against the computer: who may
 // start, as the form asks, is the computer, not a friend; on the game
-// page the
-// marks beside the players (who is to move, who is here) are drawn for
-// the eyes only, and the
-// question before resigning names its dialog, which is all a reader says
-// when the dialog takes the focus.
+// page the marks beside the players (who is to move, who is here) are
+// drawn for the eyes only, the question before resigning names its dialog, which
+// is all a reader says when the dialog takes the focus, and the end of a
+// game that is over is its final position.
 func TestWhatAScreenReaderIsTold(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	p := bt.NewProfile(t)
@@ -57,6 +56,13 @@ func TestWhatAScreenReaderIsTold(t *testing.T) {
 	if len(dialogs) != 1 || dialogs[0] != "Do you really want to resign this game?" {
 		t.Errorf("the dialogs are named %q", dialogs)
 	}
+
+	// Over, the game has no position in play to step back to.
+	must(t, bt.Click(p, `#confirm button[value=yes]`))
+	must(t, bt.WaitText(p, "#status", "You lost"))
+	must(t, bt.Click(p, `#replay button[data-step=first]`))
+	must(t, bt.Click(p, `#replay button[data-step=last]`))
+	must(t, bt.WaitText(p, "#replay-banner", "Final position (0 moves)"))
 }
 
 type axNode struct{ role, name string }

@@ -229,7 +229,10 @@ type gamePageData struct {
 	// Notice is what the page says at once of the address it was
 	// asked for (an invitation that is not this game's).
 	Notice string `json:"-"`
-	pos    pagePosition
+	// Over says the game had ended when the page was made: stepping
+	// through it ends at its final position, not at a game in play.
+	Over bool `json:"-"`
+	pos  pagePosition
 	// free says a seat is still free: an invitation not yet used.
 	free bool
 	// invited says the address carries the game's invitation.
@@ -239,7 +242,7 @@ type gamePageData struct {
 // pageData finds the viewer's seat from the cookie and the links to show.
 func (s *Server) pageData(r *http.Request, id string) (gamePageData, error) {
 	return within(r.Context(), s.hub, id, func(g *liveGame) (gamePageData, error) {
-		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", WatchURL: baseURL(r) + watchPath(id), pos: g.pagePosition(),
+		d := gamePageData{ID: g.rec.ID, Game: g.rec.Game, Waiting: g.rec.Status == "waiting", Over: g.rec.Status == "over", WatchURL: baseURL(r) + watchPath(id), pos: g.pagePosition(),
 			Clock: !g.rec.Clock.None(), free: g.rec.WhiteHash == nil || g.rec.BlackHash == nil, invited: g.invitedBy(r.PathValue("token"))}
 		secret := s.secret(r, id)
 		d.Seat = g.seatOf(secret)

@@ -493,3 +493,33 @@ func TestMoveHintFollowsTheSwapRule(t *testing.T) {
 		}
 	}
 }
+
+// The last of the buttons that step through a game goes back to the game
+// in play, and to the final position of a game that is over or of a
+// record: there is no game in play to go back to.
+func TestLastPositionButton(t *testing.T) {
+	ts := newTestServer(t)
+	last := regexp.MustCompile(`<button type="button" data-step="last" aria-label="([^"]*)"`)
+	label := func(path, lang string) string {
+		_, page := get(t, ts.browser(t), ts.URL+path, "Accept-Language", lang)
+		m := last.FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("%s has no button to the last position", path)
+		}
+		return m[1]
+	}
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"opponent":"computer","level":1}`, &c)
+	if got := label("/g/"+c.ID, "de"); got != "Zurück zur laufenden Partie" {
+		t.Errorf("in play: %q", got)
+	}
+	ts.call(t, "POST", "/api/games/"+c.ID+"/resign", c.Secret, nil, nil)
+	for lang, want := range map[string]string{"en": "Final position", "de": "Endstellung", "pl": "Pozycja końcowa"} {
+		if got := label("/g/"+c.ID, lang); got != want {
+			t.Errorf("%s, over: %q, want %q", lang, got, want)
+		}
+		if got := label("/import", lang); got != want {
+			t.Errorf("%s, a record: %q, want %q", lang, got, want)
+		}
+	}
+}

@@ -91,8 +91,11 @@ export async function start() {
   // The board the server drew is replaced at once by a live one of the
   // same position, before the connection brings the rest.
   if (page.boot.view) page.board.update({ view: page.boot.view, legal: [] });
+  const count = () => (page.state ? page.state.moves.length : 0);
   page.replay = createReplay({
-    t, count: () => (page.state ? page.state.moves.length : 0), show: showAt, liveText: () => t('replay.live'), playOn,
+    t, count, show: showAt, playOn,
+    // A game that is over is no longer in play: its end is its final position.
+    liveText: () => (page.state?.status === 'over' ? t('replay.end', { total: count() }) : t('replay.live')),
   });
   for (const list of [$('moves'), $('strip')]) {
     list.addEventListener('click', (e) => {
