@@ -215,7 +215,7 @@ func TestTakebackWithdrawnWhenItWouldLeaveNoTime(t *testing.T) {
 
 // A pass the rules made is no move to take back: a player whose only
 // move of their own is one gets no takeback button, which the server
-// would refuse.
+// would refuse. Nor is the passer told it is their turn before the pass.
 func TestNoTakebackOfAPass(t *testing.T) {
 	plan := dvonnPlan(t)
 	p := slices.Index(plan, "PASS")
@@ -232,9 +232,21 @@ func TestNoTakebackOfAPass(t *testing.T) {
 	seat := map[string]string{"white": g.playerURL, "black": g.otherURL}[passer]
 	must(t, bt.Navigate(page, seat))
 	waitStatus(t, page, "Your friend's turn")
+	_, err := bt.Eval[bool](page, `(window.said = [], new MutationObserver(() => said.push(document.getElementById("status").textContent))
+		.observe(document.getElementById("status"), { childList: true, subtree: true, characterData: true }), true)`)
+	must(t, err)
 	g.move(t, srv, forcer, p-1, plan[p-1])
 	waitMoves(t, page, p+1)
 	must(t, bt.WaitText(page, "#moves li.latest", "pass"))
+	// The pass comes right after the move that forced it: the page never
+	// says it is the passer's turn meanwhile.
+	said, err := bt.Eval[[]string](page, `said`)
+	must(t, err)
+	for _, s := range said {
+		if strings.Contains(s, "Your turn") {
+			t.Errorf("before the pass the status said %q (all it said: %q)", s, said)
+		}
+	}
 	waitFor(t, page, `document.querySelector("#actions button.offer-draw") !== null && document.querySelector("#actions button.takeback") === null`, true, "no takeback of a pass")
 	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/offer", g.secrets[passer], `{"kind":"takeback"}`, nil); err != nil || code != http.StatusConflict {
 		t.Fatalf("the server answers a takeback of the pass with %d %v", code, err)

@@ -198,7 +198,12 @@ function receive(msg) {
       }
       page.version = msg.version;
       if (msg.change && page.state) {
-        show(applyChange(page.state, msg));
+        const next = applyChange(page.state, msg);
+        // A move the site makes for the viewer (a forced pass) is the next
+        // event, already on its way: showing this one would say it is
+        // their turn for a moment.
+        if (page.mod.forced?.(next.legal)) page.state = next;
+        else show(next);
         announce(msg.event);
       }
       break;
