@@ -523,3 +523,17 @@ func TestLastPositionButton(t *testing.T) {
 		}
 	}
 }
+
+// Every page has one main heading, for a screen reader's list of
+// headings: on the page that replays a record, the record's title is a
+// heading below the page's.
+func TestOneMainHeading(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"opponent":"computer","level":1}`, &c)
+	for _, path := range []string{"/", "/havannah", "/my", "/import", "/g/" + c.ID} {
+		if _, page := get(t, ts.browser(t), ts.URL+path); strings.Count(page, "<h1") != 1 {
+			t.Errorf("%s has %d main headings", path, strings.Count(page, "<h1"))
+		}
+	}
+}
