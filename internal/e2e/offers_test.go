@@ -274,7 +274,9 @@ func TestCallTheGameOffAsksFirst(t *testing.T) {
 }
 
 // Against the computer there is no friend for whom the game would end
-// too: the question says what calling it off means there.
+// too: the question says what calling it off means there. A first move
+// and the computer's answer, taken back, leave a game nobody has moved
+// in, which can still be called off.
 func TestCallTheGameOffAgainstTheComputer(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	p := bt.NewProfile(t)
@@ -283,6 +285,11 @@ func TestCallTheGameOffAgainstTheComputer(t *testing.T) {
 	must(t, bt.Click(p, `form.new-game input[name=start][value=me]`))
 	must(t, bt.Click(p, `form.new-game button[type=submit]`))
 	waitStatus(t, p, "Your turn")
+	clickCell(t, p, "h8")
+	waitMoves(t, p, 2)
+	waitStatus(t, p, "Your turn")
+	must(t, bt.Click(p, "#actions button.takeback"))
+	waitMoves(t, p, 0)
 	must(t, bt.Click(p, "#actions button.abort"))
 	must(t, bt.WaitText(p, "#confirm-text", "Call this game off?"))
 	text, err := bt.Eval[string](p, `document.getElementById("confirm-text").textContent`)

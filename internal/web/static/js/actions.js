@@ -1,7 +1,7 @@
 // The players' own controls: a move typed out, resigning, offering a draw,
 // a takeback or a new game, answering and withdrawing offers. A watcher's
 // page never loads this script; a player's loads it after the board is up.
-import { button } from './controls.js';
+import { button, standing } from './controls.js';
 import { reasonsText } from './reasons.js';
 
 // offerNotices are the notices of the friend's offers and answers, by the
@@ -74,9 +74,10 @@ export function createActions({ t, page, send: sendNow, play, sendMove, notice }
     const me = page.boot.seat;
     const offer = page.state.offer;
     const ask = (kind) => () => send({ type: 'offer', id: page.nextMessage++, kind });
-    // A player's own move: not one the game was created from.
-    const own = (e) => e.kind === 'move' && e.seq > (page.state.given ?? 0);
-    const moved = new Set(page.state.events.filter(own).map((e) => e.seat));
+    // A player's own move: not one the game was created from, nor one
+    // taken back since.
+    const own = (e) => e.seq > (page.state.given ?? 0);
+    const moved = new Set(standing(page.state.events).filter(own).map((e) => e.seat));
     // Calling the game off ends it at once, for the friend too: ask first.
     if (moved.size < 2) {
       const question = againstComputer() ? t('actions.abort_confirm_computer') : t('actions.abort_confirm');
