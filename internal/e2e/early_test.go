@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -91,4 +92,48 @@ func TestEnterBeforeThePlayersScripts(t *testing.T) {
 		t.Fatalf("once the scripts were in: moves %v, name %q, chat %+v", s.Moves, s.Players.White.Name, s.Chat)
 	}
 	waitFor(t, white, boxes+`.join("|")`, "Ada||", "the move and the chat line out of their boxes")
+}
+
+// A move sent with Enter while the page has its controls but not yet the
+// game goes out once, when the game arrives: not a second time as a move
+// left over from before the connection, which the server would refuse as
+// stale, and the page would say was not played.
+func TestMoveBeforeTheGameGoesOutOnce(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":5},"start":"me"}`)
+	white := bt.NewProfile(t)
+	// The page's connection keeps what the server says until told.
+	_, err := chromedp.Call(white, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		window.heldMessages = [];
+		window.WebSocket = class extends WebSocket {
+			addEventListener(type, f, ...rest) {
+				if (type !== 'message') return super.addEventListener(type, f, ...rest);
+				super.addEventListener('message', (e) => (window.heldMessages ? window.heldMessages.push(() => f(e)) : f(e)));
+			}
+		};
+		window.letMessagesIn = () => { const held = window.heldMessages; window.heldMessages = null; held.forEach((f) => f()); };`})
+	must(t, err)
+	release := holdScripts(t, white, "actions.js")
+	must(t, bt.Navigate(white, g.playerURL))
+	// ranScript says the page's script has run, and what it started.
+	ranScript := func(name string) string {
+		return `(async () => {
+			const script = performance.getEntriesByType("resource").find((e) => e.name.includes("/js/` + name + `"));
+			if (!script) return false;
+			await import(script.name);
+			await new Promise((next) => setTimeout(next));
+			return true;
+		})()`
+	}
+	waitFor(t, white, ranScript("game.js"), true, "the page's script")
+	typeInto(t, white, "#move-input", "e5"+kb.Enter)
+	release()
+	waitFor(t, white, ranScript("actions.js"), true, "the controls' script")
+	_, err = bt.Eval[bool](white, `(letMessagesIn(), true)`)
+	must(t, err)
+	waitMoves(t, white, 1)
+	must(t, bt.WaitText(white, "#status", "Your friend's turn"))
+	if notice, err := bt.Eval[string](white, `document.getElementById("notice").textContent`); err != nil || notice != "" {
+		t.Fatalf("after the move the page says %q (%v)", notice, err)
+	}
 }

@@ -160,14 +160,14 @@ addEventListener('online', reconnectNow);
 addEventListener('visibilitychange', reconnectNow);
 
 // settle matches the pending move with the state the server sent after a
-// reconnection: played already, or to be sent again as it was.
+// reconnection: played already, or to be sent again as it was. The page
+// shows the state next.
 function settle(s) {
   const p = page.pending;
   if (!p) return;
   if (s.moves.length > p.ply || s.status !== 'playing' || s.to_move !== page.boot.seat) {
     page.pending = null;
     if (s.moves[p.ply] !== p.move) notice(t('error.stale'));
-    render();
     return;
   }
   send({ type: 'move', id: p.id, ply: p.ply, move: p.move });
@@ -183,9 +183,11 @@ function receive(msg) {
   switch (msg.type) {
     case 'state':
       page.version = msg.version;
+      // Only a move sent before this state is settled with it: showing it
+      // may send one held while the page had no game, which is new.
+      settle(msg.state);
       show(msg.state);
       page.chat?.then((chat) => chat.reset(msg.state));
-      settle(msg.state);
       break;
     case 'chat':
       page.chat?.then((chat) => chat.add(msg.line));
