@@ -422,41 +422,63 @@ func TestWrongInvitationSaysSoAtOnce(t *testing.T) {
 	}
 }
 
-// Without scripts a player's page says that playing needs them, and shows
-// no box for a move, a chat line or a name: only scripts send those. The
-// style that puts them away is allowed by the page's policy. A watcher's
-// page, with nothing to send, says nothing of it.
-func TestPlayersPageWithoutScripts(t *testing.T) {
+// Without scripts a player's page says that playing needs them, and
+// offers nothing that only scripts make work: no box for a move, a chat
+// line or a name, no replay, no board tools, no settings, no copy button.
+// So does a friend's page of an invitation, where only a script takes the
+// seat. A watcher's page is told nothing, but offers none of those either;
+// nor does the import page its form, which only a script reads, and it
+// says so. The style that puts them away is allowed by each page's policy.
+func TestPagesWithoutScripts(t *testing.T) {
 	ts := newTestServer(t)
 	creator := ts.browser(t)
 	c := createAs(t, ts, creator, `{"game":"havannah"}`)
 	noscript := regexp.MustCompile(`(?s)<noscript>(.*?)</noscript>`)
 	hiding := regexp.MustCompile(`(?s)<style>([^{<]*)\{\s*display:\s*none;?\s*\}</style>`)
-	for _, lang := range []string{"en", "de", "pl"} {
-		notice := html.EscapeString(ts.srv.site.T(lang, "noscript.play"))
-		res, page := get(t, creator, ts.URL+"/g/"+c.ID, "Accept-Language", lang)
+	// check reads the page at url as client, in lang: it says key without
+	// scripts (nothing if key is ""), and hides the elements of ids and the
+	// copy buttons, each allowed once by the policy.
+	check := func(client *http.Client, url, lang, key string, ids ...string) {
+		t.Helper()
+		res, page := get(t, client, url, "Accept-Language", lang)
 		m := noscript.FindStringSubmatch(page)
-		if m == nil || !strings.Contains(m[1], notice) {
-			t.Fatalf("%s: the player's page without scripts does not say %q", lang, notice)
+		if m == nil {
+			t.Fatalf("%s %s: no part for a browser without scripts", lang, url)
+		}
+		for _, k := range []string{"noscript.play", "noscript.import"} {
+			if said := strings.Contains(m[1], html.EscapeString(ts.srv.site.T(lang, k))); said != (k == key) {
+				t.Errorf("%s %s: says %s: %v", lang, url, k, said)
+			}
 		}
 		h := hiding.FindStringSubmatch(m[1])
 		if h == nil {
-			t.Fatalf("%s: the player's page without scripts hides nothing: %s", lang, m[1])
+			t.Fatalf("%s %s: without scripts nothing is hidden: %s", lang, url, m[1])
 		}
-		for _, id := range []string{"move-entry", "chat", "name-form"} {
-			if !strings.Contains(page, ` id="`+id+`"`) || !slices.ContainsFunc(strings.Split(h[1], ","), func(s string) bool { return strings.TrimSpace(s) == "#"+id }) {
-				t.Errorf("%s: without scripts the player's page shows #%s: %s", lang, id, h[1])
+		hidden := strings.Split(h[1], ",")
+		if !slices.Contains(hidden, ".js") || !slices.Contains(hidden, "[data-copy]") {
+			t.Errorf("%s %s: without scripts the page hides %s, not what is marked js, nor the copy buttons", lang, url, h[1])
+		}
+		for _, id := range ids {
+			tag := regexp.MustCompile(`<[a-z]+ [^>]*\bid="` + id + `"[^>]*>`).FindString(page)
+			if !regexp.MustCompile(`\bclass="(?:[^"]* )?js[ "]`).MatchString(tag) {
+				t.Errorf("%s %s: without scripts #%s is shown: %q", lang, url, id, tag)
 			}
+		}
+		if !strings.Contains(page, `<a class="skip-board js"`) && strings.Contains(page, "skip-board") {
+			t.Errorf("%s %s: without scripts the link past the board to its tools is shown", lang, url)
 		}
 		sum := sha256.Sum256([]byte(h[0][len("<style>") : len(h[0])-len("</style>")]))
 		if want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(res.Header.Get("Content-Security-Policy"), want) {
-			t.Errorf("%s: the policy does not allow the style for a page without scripts", lang)
+			t.Errorf("%s %s: the policy does not allow the style for a page without scripts", lang, url)
 		}
 	}
-	_, page := get(t, ts.browser(t), ts.URL+"/g/"+c.ID, "Accept-Language", "en")
-	if strings.Contains(page, html.EscapeString(ts.srv.site.T("en", "noscript.play"))) {
-		t.Error("a watcher's page says that playing needs scripts")
+	everyone := []string{"status", "action-bar", "settings"}
+	for _, lang := range []string{"en", "de", "pl"} {
+		check(creator, ts.URL+"/g/"+c.ID, lang, "noscript.play", append(everyone, "move-entry", "chat", "name-form")...)
+		check(ts.browser(t), c.InviteURL, lang, "noscript.play", everyone...)
+		check(ts.browser(t), ts.URL+"/import", lang, "noscript.import", "import-form")
 	}
+	check(ts.browser(t), ts.URL+"/g/"+c.ID, "en", "", everyone...)
 }
 
 // Against the computer, the terms of the next game say who starts

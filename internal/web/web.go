@@ -385,15 +385,19 @@ func compactPage(src string) string {
 	return b.String()
 }
 
-// noScripts is the style of a game page without scripts: its own status
-// line stands in place of "Loading the game…", and a player's boxes for a
-// move, a chat line and a name, which only scripts send, are put away.
-const noScripts = "#status,#move-entry,#chat,#name-form{display:none}"
+// noScripts is the style of a page without scripts (a game page, the
+// import page): what only scripts make work or true is put away, so that
+// nothing is offered that would do nothing. That is whatever is marked
+// with the class js (a game page's "Loading the game…", its replay and
+// its board's tools, the settings, a player's boxes for a move, a chat
+// line and a name, the import page's form), and the copy buttons; a link
+// to copy stays in its box, to be copied by hand.
+const noScripts = ".js,[data-copy]{display:none}"
 
 // StyleHashes lists, for a Content-Security-Policy's style-src, the hashes
-// of the styles game pages carry inline: a game page brings the site's
-// and its board's style sheet in itself, which saves a phone on a slow
-// network a round trip before the board shows.
+// of the styles pages carry inline: noScripts, and the style sheets of a
+// game page, which brings the site's and its board's in itself, to save a
+// phone on a slow network a round trip before the board shows.
 func (s *Site) StyleHashes() string { return s.styleHashes }
 
 func (s *Site) hashStyles() (string, error) {
