@@ -10,7 +10,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	bt "bretter/internal/browsertest"
@@ -20,10 +23,12 @@ import (
 // answers the first request for each of its scripts with 503, as a site
 // going down just then would; it counts the requests by path. A script
 // named twice is refused twice: one the page preloads is, its preload
-// and then the page's own import of it.
+// and then the page's own import of it. A script it breaks comes, each
+// time, as one that throws as it runs.
 type refuser struct {
 	URL     string
 	scripts []string // paths under the static prefix: js/actions.js
+	broken  string   // such a path, or ""
 
 	mu    sync.Mutex
 	asked map[string]int
@@ -39,9 +44,15 @@ func newRefuser(t *testing.T, srv *bt.Server, scripts ...string) *refuser {
 		r.mu.Lock()
 		r.asked[req.URL.Path]++
 		refused := r.asked[req.URL.Path] <= r.refusals(req.URL.Path)
+		broken := r.broken != "" && strings.HasSuffix(req.URL.Path, "/"+r.broken)
 		r.mu.Unlock()
 		if refused {
 			http.Error(w, "the site is restarting", http.StatusServiceUnavailable)
+			return
+		}
+		if broken {
+			w.Header().Set("Content-Type", "text/javascript")
+			w.Write([]byte(`throw new Error("this script is broken");`))
 			return
 		}
 		proxy.ServeHTTP(w, req)
@@ -162,5 +173,49 @@ func TestScriptsOnDemandComeAgain(t *testing.T) {
 			c.visit(t, bt.NewProfile(t), front.URL)
 			front.askedAgain(t)
 		})
+	}
+}
+
+// A script that comes but throws as it runs (a mistake, or a browser it
+// does not suit) would throw each time: it is reported once, and not
+// asked for again.
+func TestScriptThatThrowsIsReportedOnce(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	front := newRefuser(t, srv, "js/mygames.js")
+	front.broken = "js/mygames.js"
+	p := bt.NewProfile(t, bt.AllowConsoleErrors)
+	var (
+		mu      sync.Mutex
+		reports []string
+	)
+	must(t, chromedp.Listen(p, func(ev any) {
+		if ev, ok := ev.(*runtime.EventConsoleAPICalled); ok && ev.Type == runtime.ConsoleAPICalledTypeError {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, a := range ev.Args {
+				reports = append(reports, a.Description)
+			}
+		}
+	}))
+	must(t, bt.Navigate(p, front.URL+"/my"))
+	for deadline := time.Now().Add(bt.Timeout); ; time.Sleep(50 * time.Millisecond) {
+		mu.Lock()
+		n := len(reports)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the script that throws was never reported")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reports) != 1 || !strings.Contains(reports[0], "this script is broken") {
+		t.Errorf("reported: %q", reports)
+	}
+	// Refused once, then it came broken; not asked for after that.
+	if n := front.count("/js/mygames.js"); n != 2 {
+		t.Errorf("the script that throws was asked for %d times", n)
 	}
 }

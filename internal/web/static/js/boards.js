@@ -48,10 +48,14 @@ export function load(game) {
 // fetch that fails (the site going down just then) is tried again after
 // a wait that doubles up to ten seconds, so that what the script brings
 // (a board, a player's controls, the clocks) comes soon after the site is
-// back, without a reload. It lives here, beside the boards' loading, in a
-// script that every page imports already.
-export function later(load, wait = 1000) {
-  return load().catch(() => new Promise((again) => setTimeout(again, wait)).then(() => later(load, Math.min(2 * wait, 10000))));
+// back, without a reload. A script that came but threw as it ran (a
+// mistake, or a browser it does not suit) never will: the browser keeps
+// it, and gives the same error again without asking the site, where a
+// failed fetch gives a new one. So the same error twice is reported once,
+// and the promise, as while it waits, never settles. It lives here, beside
+// the boards' loading, in a script that every page imports already.
+export function later(load, wait = 1000, last) {
+  return load().catch((e) => new Promise((again) => e === last ? console.error(e) : setTimeout(again, wait)).then(() => later(load, Math.min(2 * wait, 10000), e)));
 }
 
 // drawDiagrams draws every still picture of a board on the page.
