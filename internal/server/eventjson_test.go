@@ -68,3 +68,36 @@ func mustState[S any](s S, err error) S {
 	}
 	return s
 }
+
+// BenchmarkEventMessage writes a Havannah move's message by hand and
+// through encoding/json, for comparison:
+//
+//	go test ./internal/server -run '^$' -bench EventMessage
+func BenchmarkEventMessage(b *testing.B) {
+	st := mustState(havannah.New(8, true))
+	for _, m := range []string{"e5", "d4", "f6", "c3"} {
+		mv, err := st.ParseMove(m)
+		if err == nil {
+			err = st.Play(mv)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	at := time.Now()
+	m := eventMessage{Type: "event", Version: 4, Event: store.Event{Seq: 4, Kind: "move", Seat: "black", Move: "c3", At: at},
+		Change: &Change{Status: "playing", ToMove: "white", View: st.View(), Updated: at,
+			Players: Players{White: Presence{Name: "Anna", Seated: true, Online: true}, Black: Presence{Seated: true, Online: true}}}}
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			appendEventMessage(make([]byte, 0, 1024), m)
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			encode(m)
+		}
+	})
+}
