@@ -12,6 +12,10 @@ import (
 // apart from its events, and goes only to the players' pages: watchers
 // never see it.
 
+// errNoChat refuses a line that nobody would read: the computer does not
+// chat, and its player's page has no chat.
+var errNoChat = refuse(http.StatusConflict, "no_chat", "a game against the computer has no chat")
+
 // maxChat is the longest chat line, in characters.
 const maxChat = 500
 
@@ -36,6 +40,9 @@ func (h *hub) say(ctx context.Context, id, secret, text string) (store.ChatLine,
 		seat, err := g.seat(secret)
 		if err != nil {
 			return store.ChatLine{}, err
+		}
+		if g.rec.Computer != "" {
+			return store.ChatLine{}, errNoChat
 		}
 		// At the store's precision: the line read back later, after a
 		// restart or on another instance, has the same time.

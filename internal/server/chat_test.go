@@ -75,6 +75,27 @@ func TestChatLineTimeIsTheStoredOne(t *testing.T) {
 	}
 }
 
+// The computer does not chat: a line in a game against it is refused,
+// over the API and the live protocol, and nothing is kept.
+func TestNoChatWithTheComputer(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"opponent":"computer","level":1}`, &c)
+	var e errorBody
+	if code := ts.call(t, "POST", "/api/games/"+c.ID+"/chat", c.Secret, map[string]string{"text": "hello"}, &e); code != http.StatusConflict || e.Code != "no_chat" {
+		t.Fatalf("chat over the API: %d %+v", code, e)
+	}
+	page := ts.dial(t, c.ID, c.Secret, "")
+	page.next("state")
+	page.send(map[string]any{"type": "chat", "id": 1, "text": "hello"})
+	if m := page.next("error"); m.Code != "no_chat" || m.ID != 1 {
+		t.Fatalf("chat over the live protocol: %+v", m)
+	}
+	if s := restartOn(t, ts).state(t, c.ID, c.Secret); len(s.Chat) != 0 {
+		t.Fatalf("kept: %+v", s.Chat)
+	}
+}
+
 func TestChatRefusesBadLines(t *testing.T) {
 	ts := newTestServer(t)
 	g := ts.newGame(t, `{"game":"fanorona"}`)
