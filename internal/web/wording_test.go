@@ -73,21 +73,8 @@ func TestGermanSaysPersonNotSpieler(t *testing.T) {
 // its own for each colour, so that Polish can say "grasz białymi" rather
 // than fit a nominative "Białe" after "kolorem:".
 func TestNewGameTermsNameTheColourInASentence(t *testing.T) {
-	s, err := New(games)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]map[string]string{
-		"pl": {"white": "grasz białymi", "black": "grasz czarnymi"},
-		"de": {"white": "du spielst Weiß", "black": "du spielst Schwarz"},
-		"en": {"white": "you play White", "black": "you play Black"},
-	}
-	for lang, colours := range want {
-		for colour, text := range colours {
-			if got := s.T(lang, "rematch.you_play_"+colour); got != text {
-				t.Errorf("%s, %s: %q, want %q", lang, colour, got, text)
-			}
-		}
+	inSentences(t, "rematch.you_play_", youPlay)
+	for lang := range youPlay {
 		// The terms follow "…a new game:" in one line; a second colon in
 		// a term reads badly.
 		for key, text := range texts(t, lang, "rematch.you_play", "rematch.random", "clock.preset", "clock.days") {
@@ -98,58 +85,53 @@ func TestNewGameTermsNameTheColourInASentence(t *testing.T) {
 	}
 }
 
-// My games says which colour a player has in a sentence for each colour,
-// as an offer of a new game does: Polish plays "białymi", with the
-// colour's instrumental, not "grasz: Białe" with a name dropped in.
-func TestMyGamesNamesTheColourInASentence(t *testing.T) {
+// youPlay is how each language says which colour someone plays.
+var youPlay = map[string]map[string]string{
+	"pl": {"white": "grasz białymi", "black": "grasz czarnymi"},
+	"de": {"white": "du spielst Weiß", "black": "du spielst Schwarz"},
+	"en": {"white": "you play White", "black": "you play Black"},
+}
+
+// inSentences checks that the messages prefix+key say want[lang][key],
+// and that no message of their group (prefix up to its first dot) fits a
+// colour's name into a sentence.
+func inSentences(t *testing.T, prefix string, want map[string]map[string]string) *Site {
+	t.Helper()
 	s, err := New(games)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]map[string]string{
-		"pl": {"white": "grasz białymi", "black": "grasz czarnymi"},
-		"de": {"white": "du spielst Weiß", "black": "du spielst Schwarz"},
-		"en": {"white": "you play White", "black": "you play Black"},
-	}
-	for lang, colours := range want {
-		for colour, text := range colours {
-			if got := s.T(lang, "my.you_play_"+colour); got != text {
-				t.Errorf("%s, %s: %q, want %q", lang, colour, got, text)
+	for lang, keys := range want {
+		for key, text := range keys {
+			if got := s.T(lang, prefix+key); got != text {
+				t.Errorf("%s %s%s: %q, want %q", lang, prefix, key, got, text)
 			}
 		}
-		for key, text := range texts(t, lang, "my.") {
+		for key, text := range texts(t, lang, prefix[:strings.IndexByte(prefix, '.')+1]) {
 			if strings.Contains(text, "{colour}") {
 				t.Errorf("%s %s fits a colour's name into a sentence: %q", lang, key, text)
 			}
 		}
 	}
+	return s
+}
+
+// My games says which colour a player has in a sentence for each colour,
+// as an offer of a new game does: Polish plays "białymi", with the
+// colour's instrumental, not "grasz: Białe" with a name dropped in.
+func TestMyGamesNamesTheColourInASentence(t *testing.T) {
+	inSentences(t, "my.you_play_", youPlay)
 }
 
 // The question whether to change seats names both colours in sentences
 // of their own: Polish plays "białymi" and stays "przy białych", where a
 // name after a colon ("gra: Białe") is not how the language says it.
 func TestSwitchNamesTheColoursInSentences(t *testing.T) {
-	s, err := New(games)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]map[string]string{
+	s := inSentences(t, "switch.", map[string]map[string]string{
 		"pl": {"keep_white": "Graj dalej białymi", "take_black": "Graj tutaj czarnymi", "keep_black": "Graj dalej czarnymi", "take_white": "Graj tutaj białymi"},
 		"de": {"keep_white": "Weiter Weiß spielen", "take_black": "Hier Schwarz spielen"},
 		"en": {"keep_white": "Stay White", "take_black": "Play Black here"},
-	}
-	for lang, keys := range want {
-		for key, text := range keys {
-			if got := s.T(lang, "switch."+key); got != text {
-				t.Errorf("%s switch.%s: %q, want %q", lang, key, got, text)
-			}
-		}
-		for key, text := range texts(t, lang, "switch.") {
-			if strings.Contains(text, "{") {
-				t.Errorf("%s %s fits a colour's name into a sentence: %q", lang, key, text)
-			}
-		}
-	}
+	})
 	if got := s.T("pl", "switch.text_white"); !strings.Contains(got, "gra białymi") || !strings.Contains(got, "będzie grać czarnymi") {
 		t.Errorf("pl switch.text_white: %q", got)
 	}
