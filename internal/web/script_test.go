@@ -78,22 +78,31 @@ func TestCompactStyle(t *testing.T) {
 // Compacting the site's own sheets takes out only whitespace and the
 // semicolon before a closing brace.
 func TestCompactStyleOfTheSheets(t *testing.T) {
-	sheets, err := fs.Glob(staticFS, "static/css/*.css")
-	if err != nil || len(sheets) == 0 {
-		t.Fatalf("no sheets: %v", err)
-	}
 	comment := regexp.MustCompile(`(?s)/\*.*?\*/`)
 	bare := func(s string) string {
 		return strings.ReplaceAll(strings.Join(strings.Fields(s), ""), ";}", "}")
 	}
-	for _, name := range sheets {
-		b, err := staticFS.ReadFile(name)
+	eachFile(t, staticFS, "static/css/*.css", func(name, src string) {
+		if got, want := bare(compactStyle(src)), bare(comment.ReplaceAllString(src, "")); got != want {
+			t.Errorf("%s: compacting changed more than whitespace", name)
+		}
+	})
+}
+
+// eachFile calls f with the name and text of each file of fsys that
+// pattern matches; there must be some.
+func eachFile(t *testing.T, fsys fs.FS, pattern string, f func(name, src string)) {
+	t.Helper()
+	names, err := fs.Glob(fsys, pattern)
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no %s: %v", pattern, err)
+	}
+	for _, name := range names {
+		b, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := bare(compactStyle(string(b))), bare(comment.ReplaceAllString(string(b), "")); got != want {
-			t.Errorf("%s: compacting changed more than whitespace", name)
-		}
+		f(name, string(b))
 	}
 }
 
@@ -109,21 +118,13 @@ func TestCompactPage(t *testing.T) {
 // nothing: they have no <pre>, and no tag or action over several lines,
 // whose attributes and strings would lose their spaces.
 func TestCompactPageOfTheTemplates(t *testing.T) {
-	pages, err := fs.Glob(templateFS, "templates/*.html")
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no templates: %v", err)
-	}
 	across := regexp.MustCompile(`<[a-zA-Z][^>]*\n|\{\{[^}]*\n|<pre\b`)
-	for _, name := range pages {
-		b, err := templateFS.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m := across.Find(b); m != nil {
+	eachFile(t, templateFS, "templates/*.html", func(name, src string) {
+		if m := across.FindString(src); m != "" {
 			t.Errorf("%s: %q would not stay the same", name, m)
 		}
-		if got, want := strings.Fields(compactPage(string(b))), strings.Fields(string(b)); !slices.Equal(got, want) {
+		if got, want := strings.Fields(compactPage(src)), strings.Fields(src); !slices.Equal(got, want) {
 			t.Errorf("%s: compacting changed more than whitespace", name)
 		}
-	}
+	})
 }
