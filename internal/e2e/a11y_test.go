@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -88,4 +89,95 @@ func axNodes(t *testing.T, ctx context.Context) []axNode {
 		}
 	}
 	return out
+}
+
+// What a screen reader hears as a game ends: the move that ended it, then
+// the result, as a sighted player sees the stone and then the status, each
+// once; a resignation has no move, only the result. The friend's move, the
+// player's own against the computer, and a resignation.
+func TestTheMoveIsHeardBeforeTheResult(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	// White closes a ring around b2 with a1.
+	given := `"moves":["a2","d4","b3","e5","c3","f6","c2","g7","e2","f5","b1","e3"]`
+	friend := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me",`+given+`}`)
+	must(t, bt.Navigate(p, friend.otherURL))
+	waitStatus(t, p, "Your friend's turn")
+	listen(t, p)
+	friend.move(t, srv, "white", 12, "a1")
+	must(t, bt.WaitText(p, "#status", "You lost"))
+	heardInOrder(t, p, "White plays a1.", "White wins with a ring. You lost.")
+
+	var c struct {
+		ID, Secret string
+		URL        string `json:"player_url"`
+	}
+	computer := `{"game":"havannah","options":{"size":4},"start":"me","opponent":"computer","level":1`
+	if code, err := post(t, srv.URL+"/api/games", "", computer+`,`+given+`}`, &c); code != http.StatusCreated || err != nil {
+		t.Fatalf("create: %d %v", code, err)
+	}
+	must(t, bt.Navigate(p, c.URL))
+	waitStatus(t, p, "Your turn")
+	listen(t, p)
+	clickCell(t, p, "a1")
+	must(t, bt.WaitText(p, "#status", "You won"))
+	heardInOrder(t, p, "White plays a1.", "White wins with a ring. You won!")
+
+	if code, err := post(t, srv.URL+"/api/games", "", computer+`}`, &c); code != http.StatusCreated || err != nil {
+		t.Fatalf("create: %d %v", code, err)
+	}
+	must(t, bt.Navigate(p, c.URL))
+	waitStatus(t, p, "Your turn")
+	listen(t, p)
+	if code, err := post(t, srv.URL+"/api/games/"+c.ID+"/resign", c.Secret, "{}", nil); code != http.StatusOK || err != nil {
+		t.Fatalf("resign: %d %v", code, err)
+	}
+	must(t, bt.WaitText(p, "#status", "You lost"))
+	heardInOrder(t, p, "", "White resigned: Black wins. You lost.")
+}
+
+// listen notes each new text of the page's status and of its announcements
+// of moves, the live regions a screen reader reads out, in the order they
+// are written: a text written again as it was is not read again.
+func listen(t *testing.T, ctx context.Context) {
+	t.Helper()
+	_, err := bt.Eval[bool](ctx, `(() => {
+		window.heard = [];
+		const last = {};
+		// One observer for both, which has their changes in order.
+		const o = new MutationObserver((records) => {
+			for (const r of records) {
+				const id = r.target.id, text = [...r.addedNodes].map((n) => n.textContent).join("");
+				if (last[id] !== text) heard.push([id, text]);
+				last[id] = text;
+			}
+		});
+		for (const id of ["status", "announce"]) {
+			last[id] = document.getElementById(id).textContent;
+			o.observe(document.getElementById(id), { childList: true });
+		}
+		return true;
+	})()`)
+	must(t, err)
+}
+
+// heardInOrder checks that move (none for "") and then result were read
+// out once each, and nothing of the status after the result.
+func heardInOrder(t *testing.T, ctx context.Context, move, result string) {
+	t.Helper()
+	heard, err := bt.Eval[[][2]string](ctx, `window.heard`)
+	must(t, err)
+	var got []string
+	for _, h := range heard {
+		if h[0] == "announce" || len(got) > 0 || h[1] == result {
+			got = append(got, h[0]+": "+h[1])
+		}
+	}
+	want := []string{"status: " + result}
+	if move != "" {
+		want = append([]string{"announce: " + move}, want...)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("a screen reader hears %q, want %q (all it was told: %q)", got, want, heard)
+	}
 }

@@ -204,9 +204,10 @@ function receive(msg) {
         // A move the site makes for the viewer (a forced pass) is the next
         // event, already on its way: showing this one would say it is
         // their turn for a moment.
-        if (page.mod.forced?.(next.legal)) page.state = next;
-        else show(next);
-        announce(msg.event);
+        if (page.mod.forced?.(next.legal)) {
+          page.state = next;
+          announce(msg.event);
+        } else show(next, msg.event);
       }
       break;
     case 'ack':
@@ -291,7 +292,8 @@ function sendMove(move) {
   render();
 }
 
-function show(s) {
+// show puts up the state s, after the event that led to it, if one did.
+function show(s, event) {
   const ended = page.state && page.state.status !== 'over' && s.status === 'over';
   // A move taken back comes as a whole new state: what was said of the
   // position before (a refused move, say) no longer holds, and the one
@@ -304,6 +306,10 @@ function show(s) {
   page.preview = null;
   if (s.clock && !page.clocks) loadClocks();
   page.clocks?.update(s);
+  // The move is heard before what it led to, the game's end in the status,
+  // as it is seen; it still has the last word of the announcements, after
+  // a warning of the clocks.
+  if (event) announce(event);
   render();
   // What was said of the game in play (an offer, say) no longer holds.
   if (ended) notice('');
