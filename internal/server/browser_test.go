@@ -349,7 +349,7 @@ func TestMyGamesSaysTheColourInEachLanguage(t *testing.T) {
 	} {
 		_, page := get(t, me, ts.URL+"/my", "Accept-Language", lang)
 		for _, w := range want {
-			// The page's catalogue, for its script, holds the words too.
+			// In the list itself, not only elsewhere on the page.
 			if !strings.Contains(page, "· "+w+"</span>") {
 				t.Errorf("%s: my games does not say %q:\n%s", lang, w, page)
 			}

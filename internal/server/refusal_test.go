@@ -150,7 +150,7 @@ func BenchmarkReadRefused(b *testing.B) {
 }
 
 // errorSection is the text of an error page's own section, unescaped:
-// the page's catalogue, which carries every message, is left out.
+// the header and the page's catalogue are left out.
 func errorSection(page string) string {
 	return html.UnescapeString(regexp.MustCompile(`(?s)<section class="error-page">.*?</section>`).FindString(page))
 }

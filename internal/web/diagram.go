@@ -63,10 +63,20 @@ var thumbnails = map[string][2]string{
 // Thumbnail draws the home page's picture of a game.
 func (p Page) Thumbnail(name string) (template.HTML, error) {
 	t := thumbnails[name]
+	p.draws(name)
 	return p.site.diagram(name, t[0], t[1])
 }
 
 // Position draws a game's position, from its view, as a small picture.
 func (p Page) Position(name string, view any) (template.HTML, error) {
+	p.draws(name)
 	return diagramOf(name, view)
+}
+
+// draws notes that the page draws a picture of game, so that its
+// catalogue has what the board script says.
+func (p Page) draws(game string) {
+	if p.drawn != nil {
+		p.drawn[game] = true
+	}
 }

@@ -133,3 +133,18 @@ func messageKeys(graph map[string]module, but []string, entries ...string) func(
 		return false
 	}
 }
+
+// ScriptMessages is the part of lang's catalogue that the scripts
+// reachable from entries, statically or on demand, but not through the
+// scripts in but, may ask for (see messageKeys): what a page that runs
+// them has to carry, for a test to hold a page's catalogue to.
+func (s *Site) ScriptMessages(lang string, but []string, entries ...string) Catalog {
+	used := messageKeys(s.graph, but, entries...)
+	out := Catalog{}
+	for key, m := range s.catalogs[lang] {
+		if used(key) {
+			out[key] = m
+		}
+	}
+	return out
+}

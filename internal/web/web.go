@@ -50,6 +50,10 @@ type Site struct {
 	// scriptKeys tells, by game, which messages the scripts of its game
 	// page may ask for: a player's page, and a watcher's.
 	scriptKeys, watcherKeys map[string]func(key string) bool
+	// pageKeys tells, by page, which messages page.js and the page's own
+	// script may ask for; boardKeys, by game, which its board script may,
+	// for the pictures of the game a page draws.
+	pageKeys, boardKeys map[string]func(key string) bool
 	// styleHashes are the CSP hashes of the inline styles.
 	styleHashes string
 }
@@ -79,10 +83,12 @@ func New(games []game.Game) (*Site, error) {
 		}
 	}
 	notWatched := slices.Concat(notHere, PlayersScripts)
+	s.boardKeys = map[string]func(string) bool{}
 	for _, g := range games {
 		entries := []string{"js/page.js", "js/game.js", "js/boards/" + g.Name + ".js"}
 		s.scriptKeys[g.Name] = messageKeys(s.graph, notHere, entries...)
 		s.watcherKeys[g.Name] = messageKeys(s.graph, notWatched, entries...)
+		s.boardKeys[g.Name] = messageKeys(s.graph, nil, "js/boards/"+g.Name+".js")
 	}
 	if s.styleHashes, err = s.hashStyles(); err != nil {
 		return nil, err
@@ -106,6 +112,7 @@ func New(games []game.Game) (*Site, error) {
 		return nil, err
 	}
 	names, _ := fs.Glob(templateFS, "templates/*.html")
+	s.pageKeys = map[string]func(string) bool{}
 	for _, name := range names {
 		page := strings.TrimSuffix(path.Base(name), ".html")
 		if page == "layout" {
@@ -116,6 +123,10 @@ func New(games []game.Game) (*Site, error) {
 			return nil, err
 		}
 		s.pages[page] = t
+		// The page's own script, which page.js starts, is named after
+		// it (import.html, js/import.js); the others' it never runs.
+		own := "js/" + page + ".js"
+		s.pageKeys[page] = messageKeys(s.graph, slices.DeleteFunc(slices.Clone(s.graph["js/page.js"].lazy), func(p string) bool { return p == own }), "js/page.js", own)
 	}
 	for _, g := range games {
 		for lang := range s.catalogs {
@@ -274,6 +285,10 @@ type Page struct {
 	Games  []game.Game
 	Data   any
 	site   *Site
+	name   string // of the page's template
+	// drawn gathers, as the page is made, the games whose pictures it
+	// draws: their board scripts come, and with them their messages.
+	drawn map[string]bool
 }
 
 // T translates key; args are name, value pairs for {name} placeholders.
@@ -291,13 +306,43 @@ func (p Page) Rules(name string) (template.HTML, error) {
 	if !ok {
 		return "", fmt.Errorf("no rules for %s in %s", name, p.Lang)
 	}
+	p.draws(name)
 	var b bytes.Buffer
 	err := t.Execute(&b, nil)
 	return template.HTML(b.String()), err
 }
 
-// Catalog gives the page's catalogue to the scripts.
-func (p Page) Catalog() Catalog { return p.site.catalogs[p.Lang] }
+// Catalog is the part of the catalogue that the page's scripts may use:
+// page.js's, the page's own script's, and those of the board scripts of
+// the games the page draws pictures of; not the other games' own
+// messages, nor those only the server writes into pages. It comes at the
+// end of the page, after the pictures. A game page has CatalogFor.
+func (p Page) Catalog() Catalog {
+	out := Catalog{}
+	for key, m := range p.site.catalogs[p.Lang] {
+		if g := p.site.gameOf(key); g != "" && !p.drawn[g] {
+			continue
+		}
+		used := p.site.pageKeys[p.name] != nil && p.site.pageKeys[p.name](key)
+		for g := range p.drawn {
+			used = used || p.site.boardKeys[g](key)
+		}
+		if used {
+			out[key] = m
+		}
+	}
+	return out
+}
+
+// gameOf is the game whose own message key is, or "".
+func (s *Site) gameOf(key string) string {
+	for _, g := range s.games {
+		if strings.HasPrefix(key, g.Name+".") || strings.HasPrefix(key, "game."+g.Name+".") || strings.HasPrefix(key, "why."+g.Name+".") {
+			return g.Name
+		}
+	}
+	return ""
+}
 
 // PlayersScripts are the scripts a game page loads only for a player
 // (game.js decides): a watcher's page, the one most often opened cold
@@ -315,14 +360,7 @@ func (p Page) CatalogFor(game string, seated bool) Catalog {
 	}
 	out := make(Catalog, len(all))
 	for key, m := range all {
-		other := !used(key)
-		for _, g := range p.site.games {
-			if g.Name != game && (strings.HasPrefix(key, g.Name+".") || strings.HasPrefix(key, "game."+g.Name+".") || strings.HasPrefix(key, "why."+g.Name+".")) {
-				other = true
-				break
-			}
-		}
-		if !other {
+		if g := p.site.gameOf(key); used(key) && (g == "" || g == game) {
 			out[key] = m
 		}
 	}
@@ -335,7 +373,13 @@ func (s *Site) Render(w io.Writer, name, lang, title, urlPath string, data any) 
 	if !ok {
 		return fmt.Errorf("no page %q", name)
 	}
-	p := Page{Lang: lang, Title: title, Static: s.StaticPrefix(), Path: urlPath, Games: s.games, Data: data, site: s}
+	p := Page{Lang: lang, Title: title, Static: s.StaticPrefix(), Path: urlPath, Games: s.games, Data: data, site: s, name: name, drawn: map[string]bool{}}
+	if name == "import" {
+		// The import page shows a record of whichever game it is.
+		for _, g := range s.games {
+			p.drawn[g.Name] = true
+		}
+	}
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "layout", p); err != nil {
 		return err

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// pageCatalogue is the catalogue a page carries for its scripts, empty
+// when it carries none.
+func pageCatalogue(t *testing.T, page string) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	m := regexp.MustCompile(`<script type="application/json" id="catalog">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		return out
+	}
+	if err := json.Unmarshal([]byte(m[1]), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Every page but a game's carries the messages that its scripts may ask
+// for, as the scripts' imports and strings tell, and no other: page.js's,
+// the page's own script's (which page.js starts) and the board scripts'
+// of the games it draws pictures of, without the other games' own
+// messages.
+func TestEachPageCarriesTheMessagesOfItsScripts(t *testing.T) {
+	ts := newTestServer(t)
+	me := ts.browser(t)
+	createAs(t, ts, me, `{"game":"havannah","start":"me"}`)
+	createAs(t, ts, me, `{"game":"dvonn","start":"friend"}`)
+	pageScripts := []string{"js/game.js", "js/import.js", "js/mygames.js"}
+	drawn := regexp.MustCompile(`class="diagram" data-game="([a-z]+)"`)
+	for _, p := range []struct{ path, script string }{
+		{"/", ""}, {"/havannah", ""}, {"/dvonn", ""}, {"/fanorona", ""},
+		{"/my", "js/mygames.js"}, {"/import", "js/import.js"}, {"/no-such-page", ""},
+	} {
+		for _, lang := range []string{"en", "pl"} {
+			_, page := get(t, me, ts.URL+p.path, "Accept-Language", lang)
+			games := map[string]bool{}
+			for _, m := range drawn.FindAllStringSubmatch(page, -1) {
+				games[m[1]] = true
+			}
+			if p.path == "/import" { // shows a record of any game
+				for _, g := range testGames {
+					games[g.Name] = true
+				}
+			}
+			entries := []string{"js/page.js"}
+			if p.script != "" {
+				entries = append(entries, p.script)
+			}
+			for g := range games {
+				entries = append(entries, "js/boards/"+g+".js")
+			}
+			but := slices.DeleteFunc(slices.Clone(pageScripts), func(s string) bool { return s == p.script })
+			want := ts.srv.site.ScriptMessages(lang, but, entries...)
+			for key := range want {
+				for _, g := range testGames {
+					if !games[g.Name] && (strings.HasPrefix(key, g.Name+".") || strings.HasPrefix(key, "game."+g.Name+".") || strings.HasPrefix(key, "why."+g.Name+".")) {
+						delete(want, key)
+					}
+				}
+			}
+			got := pageCatalogue(t, page)
+			for key := range want {
+				if _, ok := got[key]; !ok {
+					t.Errorf("%s in %s lacks %s, which its scripts may ask for", p.path, lang, key)
+				}
+			}
+			for key := range got {
+				if _, ok := want[key]; !ok {
+					t.Errorf("%s in %s carries %s, which none of its scripts asks for", p.path, lang, key)
+				}
+			}
+			if len(want) == 0 && strings.Contains(page, `id="catalog"`) {
+				t.Errorf("%s in %s carries an empty catalogue", p.path, lang)
+			}
+		}
+	}
+	// The pictures' board scripts are there: the home page draws every
+	// game, a board page its own, my games those of my games.
+	for path, want := range map[string][]string{"/": {"havannah", "dvonn", "fanorona"}, "/havannah": {"havannah"}, "/my": {"havannah", "dvonn"}} {
+		_, page := get(t, me, ts.URL+path, "Accept-Language", "en")
+		for _, g := range want {
+			if !strings.Contains(page, `class="diagram" data-game="`+g+`"`) {
+				t.Errorf("%s draws no picture of %s", path, g)
+			}
+		}
+	}
+}
