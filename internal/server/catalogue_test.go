@@ -93,3 +93,47 @@ func TestEachPageCarriesTheMessagesOfItsScripts(t *testing.T) {
 		}
 	}
 }
+
+// What the server says of a refused record, the import page's catalogue
+// has in every language: the reasons, and the words among them.
+func TestImportPageHasTheWordsOfARefusedRecord(t *testing.T) {
+	ts := newTestServer(t)
+	me := ts.browser(t)
+	var keys []string
+	for _, text := range []string{
+		"",
+		"nothing the site reads",
+		"(;FF[4]SZ[5];W[E5];B[D4];W[E5])",
+		"(;FF[4]GM[chess]SZ[8];W[e5])",
+		"[Game \"dvonn\"]\n[White \"a\"]\n[White \"b\"]",
+		"[Game \"havannah\"]\n[Options \"size=12\"]",
+		"[Game \"fanorona\"]\n1. e3",
+	} {
+		var e struct {
+			Reasons []struct {
+				Key  string
+				Args []struct{ Name, Value, Key string }
+			}
+		}
+		if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": text}, &e); code != 422 || len(e.Reasons) == 0 {
+			t.Fatalf("record %q: %d %+v", text, code, e)
+		}
+		for _, r := range e.Reasons {
+			keys = append(keys, r.Key)
+			for _, a := range r.Args {
+				if a.Key != "" {
+					keys = append(keys, a.Key)
+				}
+			}
+		}
+	}
+	for _, lang := range []string{"en", "de", "pl"} {
+		_, page := get(t, me, ts.URL+"/import", "Accept-Language", lang)
+		c := pageCatalogue(t, page)
+		for _, k := range keys {
+			if _, ok := c[k]; !ok {
+				t.Errorf("the import page in %s has no message %s", lang, k)
+			}
+		}
+	}
+}

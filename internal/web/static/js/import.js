@@ -7,6 +7,13 @@ import { createReplay } from './replay.js';
 import { fitMoves, isolated, resultLine } from './controls.js';
 import { reasonsText } from './reasons.js';
 
+// RECORD_REASONS name the messages of a record refused, so that the
+// page's catalogue carries them (the server's messageKeys reads the
+// scripts' strings): how it was read, at which move, an option out of
+// range, and an option's name among the words; the rules' own reasons
+// come with reasons.js.
+export const RECORD_REASONS = ['why.record.', 'why.hgf.', 'why.import.', 'why.option.', 'option.'];
+
 const $ = (id) => document.getElementById(id);
 let replay;
 let record;
