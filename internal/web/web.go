@@ -21,6 +21,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"bretter/game"
@@ -56,6 +57,10 @@ type Site struct {
 	pageKeys, boardKeys map[string]func(key string) bool
 	// styleHashes are the CSP hashes of the inline styles.
 	styleHashes string
+	// cut holds the parts of the catalogue made for pages (see
+	// Page.Catalog, Page.CatalogFor), by what each is for: working one
+	// out walks the whole catalogue, too much to do at every page.
+	cut sync.Map // string → Catalog
 }
 
 // New parses the templates and catalogues and checks that every game has
@@ -318,20 +323,38 @@ func (p Page) Rules(name string) (template.HTML, error) {
 // messages, nor those only the server writes into pages. It comes at the
 // end of the page, after the pictures. A game page has CatalogFor.
 func (p Page) Catalog() Catalog {
-	out := Catalog{}
-	for key, m := range p.site.catalogs[p.Lang] {
-		if g := p.site.gameOf(key); g != "" && !p.drawn[g] {
-			continue
-		}
-		used := p.site.pageKeys[p.name] != nil && p.site.pageKeys[p.name](key)
-		for g := range p.drawn {
-			used = used || p.site.boardKeys[g](key)
-		}
-		if used {
-			out[key] = m
-		}
+	drawn := make([]string, 0, len(p.drawn))
+	for g := range p.drawn {
+		drawn = append(drawn, g)
 	}
-	return out
+	sort.Strings(drawn)
+	return p.site.cutOnce("page "+p.Lang+" "+p.name+" "+strings.Join(drawn, " "), func() Catalog {
+		out := Catalog{}
+		for key, m := range p.site.catalogs[p.Lang] {
+			if g := p.site.gameOf(key); g != "" && !p.drawn[g] {
+				continue
+			}
+			used := p.site.pageKeys[p.name] != nil && p.site.pageKeys[p.name](key)
+			for _, g := range drawn {
+				used = used || p.site.boardKeys[g](key)
+			}
+			if used {
+				out[key] = m
+			}
+		}
+		return out
+	})
+}
+
+// cutOnce is the part of the catalogue named key, made by cut the first
+// time it is asked for. Keys are few: a language, a page and the games
+// it draws, or a game page's game and viewer.
+func (s *Site) cutOnce(key string, cut func() Catalog) Catalog {
+	if c, ok := s.cut.Load(key); ok {
+		return c.(Catalog)
+	}
+	c, _ := s.cut.LoadOrStore(key, cut())
+	return c.(Catalog)
 }
 
 // gameOf is the game whose own message key is, or "".
@@ -353,18 +376,20 @@ var PlayersScripts = []string{"js/actions.js", "js/chat.js", "js/notices.js"}
 // may use, for a player (seated) or a watcher: not the other games' own
 // messages, nor those only the server writes into pages.
 func (p Page) CatalogFor(game string, seated bool) Catalog {
-	all := p.site.catalogs[p.Lang]
-	used := p.site.watcherKeys[game]
-	if seated {
-		used = p.site.scriptKeys[game]
-	}
-	out := make(Catalog, len(all))
-	for key, m := range all {
-		if g := p.site.gameOf(key); used(key) && (g == "" || g == game) {
-			out[key] = m
+	return p.site.cutOnce(fmt.Sprintf("game %s %s %t", p.Lang, game, seated), func() Catalog {
+		all := p.site.catalogs[p.Lang]
+		used := p.site.watcherKeys[game]
+		if seated {
+			used = p.site.scriptKeys[game]
 		}
-	}
-	return out
+		out := make(Catalog, len(all))
+		for key, m := range all {
+			if g := p.site.gameOf(key); used(key) && (g == "" || g == game) {
+				out[key] = m
+			}
+		}
+		return out
+	})
 }
 
 // Render writes the named page.
