@@ -69,26 +69,31 @@ func Words(d time.Duration) string {
 	if d < 0 {
 		sign, d = "-", -d
 	}
-	sec := int64(d.Round(time.Second) / time.Second)
+	h, m, sec := HMS(d)
 	var parts []string
 	for _, u := range []struct {
+		n    int64
 		name string
-		size int64
-	}{{"hour", 3600}, {"minute", 60}, {"second", 1}} {
-		n := sec / u.size
-		sec %= u.size
-		if n == 0 {
+	}{{h, "hour"}, {m, "minute"}, {sec, "second"}} {
+		if u.n == 0 {
 			continue
 		}
-		if n != 1 {
+		if u.n != 1 {
 			u.name += "s"
 		}
-		parts = append(parts, fmt.Sprintf("%d %s", n, u.name))
+		parts = append(parts, fmt.Sprintf("%d %s", u.n, u.name))
 	}
 	if len(parts) == 0 {
 		return "0 seconds"
 	}
 	return sign + strings.Join(parts, " ")
+}
+
+// HMS is d, rounded to the second, in whole hours, minutes and seconds,
+// as people say a time.
+func HMS(d time.Duration) (h, m, s int64) {
+	sec := int64(d.Round(time.Second) / time.Second)
+	return sec / 3600, sec % 3600 / 60, sec % 60
 }
 
 // daysChoices lists DaysChoices as a sentence does: "1, 2, 3, 5, 7 or 14".
@@ -97,7 +102,16 @@ func daysChoices() string {
 	for i, d := range DaysChoices {
 		list[i] = strconv.Itoa(d)
 	}
-	return strings.Join(list[:len(list)-1], ", ") + " or " + list[len(list)-1]
+	return OrList(list)
+}
+
+// OrList joins choices in English as a sentence does, "a, b or c", for
+// refusals that say what is allowed.
+func OrList(choices []string) string {
+	if len(choices) < 2 {
+		return strings.Join(choices, "")
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
 }
 
 // per is a player's time for each move under days per move.

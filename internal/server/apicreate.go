@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"bretter/ai"
@@ -153,10 +152,7 @@ func (s *Server) gameNames() string {
 	for i, g := range s.order {
 		names[i] = g.Name
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return clock.OrList(names)
 }
 
 // parseOptions reads a game's options from JSON: numbers, and true/false

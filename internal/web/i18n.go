@@ -304,16 +304,16 @@ func (s *Site) TimeControl(lang string, c clock.Control) string {
 // that are nought: "15 s", "1 min 1 s", "1 h 30 min". A fraction of a
 // minute ("0.25 min") makes a reader stop and work it out.
 func (s *Site) Span(lang string, d time.Duration) string {
-	sec := int(d.Round(time.Second) / time.Second)
+	h, m, sec := clock.HMS(d)
 	var parts []string
-	if h := sec / 3600; h > 0 {
+	if h > 0 {
 		parts = append(parts, s.T(lang, "clock.span_h", "hours", h))
 	}
-	if m := sec % 3600 / 60; m > 0 {
+	if m > 0 {
 		parts = append(parts, s.T(lang, "clock.span_min", "minutes", m))
 	}
-	if sec%60 > 0 || len(parts) == 0 {
-		parts = append(parts, s.T(lang, "clock.span_s", "seconds", sec%60))
+	if sec > 0 || len(parts) == 0 {
+		parts = append(parts, s.T(lang, "clock.span_s", "seconds", sec))
 	}
 	return strings.Join(parts, " ")
 }
