@@ -15,12 +15,9 @@ import (
 
 func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) {
 	snap, err := within(r.Context(), s.hub, r.PathValue("id"), func(g *liveGame) (Snapshot, error) {
-		seat := ""
-		if secret := s.secret(r, g.rec.ID); secret != "" {
-			var err error
-			if seat, err = g.seat(secret); err != nil {
-				return Snapshot{}, err
-			}
+		seat, err := g.viewer(s.credential(r, g.rec.ID))
+		if err != nil {
+			return Snapshot{}, err
 		}
 		return g.fullSnapshot(seat), nil
 	})
@@ -131,31 +128,44 @@ func (s *Server) apiWithdrawRematch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]int{"version": version})
 }
 
-// secret is the seat secret a request carries: the Authorization header
-// (for programs), else the seat this browser holds (see browser.go). A POST is
-// authorised by cookie only with a JSON body, which another site cannot send
-// without the browser asking this one first; the cookie is SameSite=Lax
-// too.
-func (s *Server) secret(r *http.Request, id string) string {
+// A credential is the seat secret a request carries, and how: given
+// (the Authorization header, which a program sets on purpose) or ambient
+// (this browser's cookie, which the browser sends by itself, an old one
+// of a seat it no longer holds too).
+type credential struct {
+	secret string
+	given  bool
+}
+
+// credential is the secret r carries: the Authorization header (for
+// programs), else the seat this browser holds (see browser.go). A POST is
+// authorised by cookie only with a JSON body, which another site cannot
+// send without the browser asking this one first; the cookie is
+// SameSite=Lax too.
+func (s *Server) credential(r *http.Request, id string) credential {
 	if auth := r.Header.Get("Authorization"); auth != "" {
 		// The scheme in any case, as HTTP has it ("bearer" too).
 		scheme, secret, ok := strings.Cut(auth, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			return "\x00" // present but unusable: never matches
+			return credential{"\x00", true} // present but unusable: never matches
 		}
-		return strings.TrimSpace(secret)
+		return credential{strings.TrimSpace(secret), true}
 	}
 	if r.Method != http.MethodGet && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
-		return ""
+		return credential{}
 	}
 	if secret := s.heldSecret(r, id); secret != "" {
-		return secret
+		return credential{secret: secret}
 	}
 	if c, err := r.Cookie(seatCookie(id)); err == nil {
-		return c.Value
+		return credential{secret: c.Value}
 	}
-	return ""
+	return credential{}
 }
+
+// secret is the seat secret r carries, however it carries it: what a
+// change needs, refused when it is no seat's.
+func (s *Server) secret(r *http.Request, id string) string { return s.credential(r, id).secret }
 
 // readJSON decodes one JSON object from the body into v, strictly. A
 // body said to be something else (a form, text) is refused rather than

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"bretter/internal/store"
 	"bretter/internal/web"
 )
@@ -372,5 +374,72 @@ func TestMyGamesShowsTheLastFinished(t *testing.T) {
 	}
 	if strings.Contains(page, ids[0]) || !strings.Contains(page, ids[len(ids)-1]) || !strings.Contains(page, "Called off.") {
 		t.Fatal("not the newest finished games")
+	}
+}
+
+// A cookie is sent by the browser by itself, an old one too: one that is
+// no seat's only makes its browser a watcher, when it reads the state and
+// on the live connection alike. A secret given in the Authorization
+// header that is no seat's is a mistake, refused on both.
+func TestACookieOfNoSeatWatches(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","start":"me"}`)
+	other := ts.newGame(t, `{"game":"havannah","start":"me"}`)
+	for _, tt := range []struct {
+		name   string
+		header http.Header
+		seat   string // "" a watcher
+		status int
+	}{
+		{"the seat's cookie", http.Header{"Cookie": {"seat_" + g.id + "=" + g.black}}, "black", http.StatusOK},
+		{"another game's cookie", http.Header{"Cookie": {"seat_" + g.id + "=" + other.white}}, "", http.StatusOK},
+		{"a cookie of no secret", http.Header{"Cookie": {"seat_" + g.id + "=nope"}}, "", http.StatusOK},
+		{"the seat's secret given", http.Header{"Authorization": {"Bearer " + g.black}}, "black", http.StatusOK},
+		{"another game's secret given", http.Header{"Authorization": {"Bearer " + other.white}}, "", http.StatusForbidden},
+		{"another scheme", http.Header{"Authorization": {"Basic " + g.black}}, "", http.StatusForbidden},
+		// What the request gives decides, whatever the browser sends.
+		{"a wrong secret given beside the seat's cookie", http.Header{"Authorization": {"Bearer nope"}, "Cookie": {"seat_" + g.id + "=" + g.black}}, "", http.StatusForbidden},
+	} {
+		t.Run(tt.name+", state", func(t *testing.T) {
+			req, _ := http.NewRequest("GET", ts.URL+"/api/games/"+g.id, nil)
+			req.Header = tt.header.Clone()
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			if res.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d", res.StatusCode, tt.status)
+			}
+			if tt.status != http.StatusOK {
+				var e errorBody
+				if err := json.NewDecoder(res.Body).Decode(&e); err != nil || e.Code != "forbidden" {
+					t.Fatalf("refused with %+v %v, want forbidden", e, err)
+				}
+				return
+			}
+			var s Snapshot
+			if err := json.NewDecoder(res.Body).Decode(&s); err != nil || s.Seat != tt.seat {
+				t.Fatalf("seat %q %v, want %q", s.Seat, err, tt.seat)
+			}
+		})
+		t.Run(tt.name+", live", func(t *testing.T) {
+			conn, res, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/games/"+g.id+"/ws",
+				&websocket.DialOptions{HTTPHeader: tt.header.Clone()})
+			if tt.status != http.StatusOK {
+				if err == nil || res == nil || res.StatusCode != tt.status {
+					t.Fatalf("got %v, %v; want status %d", res, err, tt.status)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { conn.CloseNow() })
+			c := &client{t: t, conn: conn}
+			if s := c.next("state").State; s.Seat != tt.seat {
+				t.Fatalf("seat %q, want %q", s.Seat, tt.seat)
+			}
+		})
 	}
 }

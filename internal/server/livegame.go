@@ -161,6 +161,19 @@ func (g *liveGame) seatOf(secret string) string {
 	return ""
 }
 
+// viewer is the seat c's holder reads the game as, "" for a watcher. A
+// secret given that is no seat's is a mistake to report; a cookie that is
+// no seat's (a seat's old one, say) only means watching, as the browser
+// sent it by itself. Reading the state and the live connection both ask
+// this, so that one request is never a player on one and refused on the
+// other.
+func (g *liveGame) viewer(c credential) (string, error) {
+	if seat := g.seatOf(c.secret); seat != "" || !c.given {
+		return seat, nil
+	}
+	return "", errWrongSecret
+}
+
 func (g *liveGame) seat(secret string) (string, error) {
 	if secret == "" {
 		return "", errNoSecret

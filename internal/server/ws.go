@@ -126,18 +126,14 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		}
 		after = n
 	}
-	given := s.secret(r, id)
+	cred := s.credential(r, id)
 	// Refuse unknown games and wrong secrets with a plain HTTP answer,
-	// before upgrading. A stale cookie only means watching; a wrong
-	// Authorization header is a mistake to report.
+	// before upgrading, as reading the state does.
 	secret, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) {
-		if given == "" || g.seatOf(given) != "" {
-			return given, nil
+		if seat, err := g.viewer(cred); seat == "" {
+			return "", err
 		}
-		if r.Header.Get("Authorization") != "" {
-			return "", errWrongSecret
-		}
-		return "", nil
+		return cred.secret, nil
 	})
 	if err != nil {
 		writeError(w, err)
