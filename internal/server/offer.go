@@ -165,21 +165,22 @@ func (h *hub) offer(ctx context.Context, id, secret, kind string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+		// A kind that is no offer's is wrong whatever the game's state:
+		// said first, it is not hidden behind the game being over.
+		if err := offerKind(g.rec.ID, kind); err != nil {
+			return 0, err
+		}
 		if g.rec.Status == "over" {
 			return 0, errOver
 		}
 		if err := h.notFlagged(ctx, g); err != nil {
 			return 0, err
 		}
-		switch kind {
-		case "abort":
+		if kind == "abort" {
 			if g.bothMoved() {
 				return 0, refuse(http.StatusConflict, "too_late", "both players have moved: the game can no longer be aborted")
 			}
 			return h.commit(ctx, g, step{store.Event{Kind: "abort", Seat: seat}, g.state})
-		case "draw", "takeback":
-		default:
-			return 0, refuse(http.StatusBadRequest, "bad_request", `an offer is "draw", "takeback" or "abort"`)
 		}
 		if g.rec.Status != "playing" {
 			return 0, errWaiting
@@ -210,6 +211,20 @@ func (h *hub) offer(ctx context.Context, id, secret, kind string) (int, error) {
 		}
 		return h.commitAt(ctx, g, now, steps...)
 	})
+}
+
+// offerKind refuses a kind of offer there is not. A new game is an offer
+// too, but one with terms, made once the game is over: it has a request
+// of its own, which the refusal names.
+func offerKind(id, kind string) error {
+	switch kind {
+	case "draw", "takeback", "abort":
+		return nil
+	case "rematch":
+		return refuse(http.StatusBadRequest, "bad_request",
+			`a new game is not offered here: ask for it with POST /api/games/%s/rematch (on the live connection, a "rematch" message)`, id)
+	}
+	return refuse(http.StatusBadRequest, "bad_request", `an offer is "draw", "takeback" or "abort"`)
 }
 
 // answer accepts or declines the other player's offer of kind.

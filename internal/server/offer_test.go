@@ -207,6 +207,36 @@ func TestOffersRefuseBadRequests(t *testing.T) {
 	}
 }
 
+// A new game is offered through a request of its own: asked for as an
+// offer, in play or after the end, the refusal names that request instead
+// of saying the game is over, and changes nothing.
+func TestARematchIsOfferedOnItsOwnRequest(t *testing.T) {
+	ts := newTestServer(t)
+	playing := ts.newGame(t, `{"game":"havannah","options":{"size":5}}`)
+	ts.play(t, playing, "c3 d4")
+	over := finished(t, ts)
+	for _, g := range []testGame{playing, over} {
+		before := ts.state(t, g.id, "").Version
+		code, e := ts.offer(t, g.id, g.white, "rematch")
+		if code != http.StatusBadRequest || e.Code != "bad_request" || !strings.Contains(e.Error, "POST /api/games/"+g.id+"/rematch") {
+			t.Errorf("a new game offered as an offer: %d %+v", code, e)
+		}
+		// Any kind there is not is refused as such, also after the end.
+		if code, e := ts.offer(t, g.id, g.white, "peace"); code != http.StatusBadRequest || e.Code != "bad_request" {
+			t.Errorf("an offer of no kind: %d %+v", code, e)
+		}
+		if s := ts.state(t, g.id, ""); s.Version != before || s.Offer != nil {
+			t.Errorf("the refusals changed the game: version %d, was %d, offer %+v", s.Version, before, s.Offer)
+		}
+	}
+	c := ts.dial(t, over.id, over.black, "")
+	c.next("state")
+	c.send(map[string]any{"type": "offer", "id": 3, "kind": "rematch"})
+	if e := c.next("error"); e.ID != 3 || e.Code != "bad_request" || !strings.Contains(e.Error, `"rematch" message`) {
+		t.Errorf("a new game offered as an offer on the live connection: %+v", e)
+	}
+}
+
 // Before the friend has joined there is nothing to answer, and the game
 // is not over: the refusal says that it waits for the friend.
 func TestAnswerBeforeTheFriendJoins(t *testing.T) {
