@@ -89,33 +89,18 @@ type createResponse struct {
 }
 
 func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
-	if !s.creates.allow(clientKey(r), s.hub.now()) {
+	client := clientKey(r)
+	if !s.creates.allow(client, s.hub.now()) {
 		writeError(w, refuse(http.StatusTooManyRequests, "rate", "too many new games from your address: wait a minute"))
 		return
 	}
-	var req createRequest
-	if err := readJSON(r, &req); err != nil {
-		writeError(w, err)
-		return
+	req, err := s.readCreate(r)
+	var c created
+	if err == nil {
+		c, err = s.hub.create(r.Context(), req)
 	}
-	opts, err := s.parseOptions(req.Game, req.Options)
 	if err != nil {
-		writeError(w, err)
-		return
-	}
-	level, err := chosenLevel(req.Opponent, req.Level)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	ctl, err := req.Clock.control()
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	c, err := s.hub.create(r.Context(), newGame{Game: req.Game, Options: opts, Start: req.Start, Opponent: req.Opponent,
-		Level: level, Moves: req.Moves, Clock: ctl})
-	if err != nil {
+		s.refundCreation(client, err)
 		writeError(w, err)
 		return
 	}
@@ -129,6 +114,48 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) {
 		res.InviteURL = baseURL(r) + invitePath(c.ID, c.Secret)
 	}
 	writeJSON(w, http.StatusCreated, res)
+}
+
+// readCreate reads the new game a request asks for.
+func (s *Server) readCreate(r *http.Request) (newGame, error) {
+	var req createRequest
+	if err := readJSON(r, &req); err != nil {
+		return newGame{}, err
+	}
+	opts, err := s.parseOptions(req.Game, req.Options)
+	if err != nil {
+		return newGame{}, err
+	}
+	level, err := chosenLevel(req.Opponent, req.Level)
+	if err != nil {
+		return newGame{}, err
+	}
+	ctl, err := req.Clock.control()
+	if err != nil {
+		return newGame{}, err
+	}
+	return newGame{Game: req.Game, Options: opts, Start: req.Start, Opponent: req.Opponent,
+		Level: level, Moves: req.Moves, Clock: ctl}, nil
+}
+
+// refusedCreation is what a new game refused for what it asks costs, in
+// new games. A whole one would lock out a player who mistypes a few
+// times; nothing would leave a flood of bad requests unbounded, as no
+// other limit counts a POST. A tenth lets an address send ten times as
+// many refused ones as it may create games, 300 a minute by default
+// (100 at once): reading one is 16 KiB at most and checking the moves of
+// one game, work of the order of a read, of which an address may make
+// 20 a second.
+const refusedCreation = 0.1
+
+// refundCreation gives a creation refused for what it asks (err a 4xx)
+// most of the new game it was charged back. A refusal of the site's
+// (a 5xx: the store failed) costs a whole one: it passed every check,
+// and retried at once it would only add to the store's trouble.
+func (s *Server) refundCreation(client string, err error) {
+	if asError(err).Status < http.StatusInternalServerError {
+		s.creates.give(client, s.hub.now(), 1-refusedCreation)
+	}
 }
 
 // chosenLevel is the computer's level of a new game: the default when none

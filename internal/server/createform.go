@@ -16,13 +16,15 @@ import (
 // createForm is the board page's form: it starts the game and seats the
 // creator, without any script.
 func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
-	if !s.creates.allow(clientKey(r), s.hub.now()) {
+	client := clientKey(r)
+	if !s.creates.allow(client, s.hub.now()) {
 		s.tooMany(w, r)
 		return
 	}
 	lang := s.site.Lang(r)
 	req, err := formGame(r, s.games)
 	if err != nil {
+		s.refundCreation(client, err)
 		s.errorPage(w, r, lang, s.formRefusal(lang, err))
 		return
 	}
@@ -31,11 +33,14 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		// A person typed the clock's numbers: the refusal is theirs to read.
-		s.errorPage(w, r, lang, refuse(http.StatusBadRequest, "bad_request", "%s", s.site.T(lang, "error.clock")))
+		err = refuse(http.StatusBadRequest, "bad_request", "%s", s.site.T(lang, "error.clock"))
+		s.refundCreation(client, err)
+		s.errorPage(w, r, lang, err)
 		return
 	}
 	c, err := s.hub.create(r.Context(), req)
 	if err != nil {
+		s.refundCreation(client, err)
 		s.errorPage(w, r, lang, s.formRefusal(lang, err))
 		return
 	}

@@ -70,6 +70,62 @@ func TestCreateLimit(t *testing.T) {
 	}
 }
 
+// A new game refused for what it asks costs a tenth of one: a player who
+// mistypes, in the API or the start form, can still start games, while
+// a flood of bad requests is still refused in the end.
+func TestMistakesCostATenthOfANewGame(t *testing.T) {
+	ts := limitedServer(t, lenient(Config{CreatesPerMinute: 30})) // a burst of 10
+	frozen(ts)
+	form := func(f url.Values) int {
+		res, err := http.PostForm(ts.URL+"/games", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, tt := range []struct {
+		name string
+		try  func() int
+		want int
+	}{
+		{"an unknown game", func() int { return ts.call(t, "POST", "/api/games", "", `{"game":"havanah"}`, nil) }, http.StatusBadRequest},
+		{"a bad option", func() int {
+			return ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":99}}`, nil)
+		}, http.StatusBadRequest},
+		{"a malformed body", func() int { return ts.call(t, "POST", "/api/games", "", `{"game":`, nil) }, http.StatusBadRequest},
+		{"an illegal move", func() int {
+			return ts.call(t, "POST", "/api/games", "", `{"game":"havannah","moves":["zz99"]}`, nil)
+		}, http.StatusUnprocessableEntity},
+		{"a clock typed wrong in the form", func() int {
+			return form(url.Values{"game": {"havannah"}, "clock": {"custom"}, "clock_minutes": {"five"}})
+		}, http.StatusBadRequest},
+	} {
+		if code := tt.try(); code != tt.want {
+			t.Fatalf("%s: %d, want %d", tt.name, code, tt.want)
+		}
+	}
+	// Nine and a half new games are left.
+	refusedAfter(t, 9, func(int) int { return ts.call(t, "POST", "/api/games", "", `{"game":"havannah"}`, nil) })
+
+	// An address that floods: ten bad requests cost what a new game
+	// does, so some ninety spend the burst of ten.
+	ts = limitedServer(t, lenient(Config{CreatesPerMinute: 30}))
+	frozen(ts)
+	for i := range 95 {
+		code := ts.call(t, "POST", "/api/games", "", `{"game":"havanah"}`, nil)
+		switch {
+		case code == http.StatusTooManyRequests && i < 89:
+			t.Fatalf("refused for coming too often after %d", i)
+		case code == http.StatusTooManyRequests:
+			return
+		case code != http.StatusBadRequest:
+			t.Fatalf("a bad request: %d", code)
+		}
+	}
+	t.Fatal("a flood of bad requests is never refused for coming too often")
+}
+
 func TestMoveLimit(t *testing.T) {
 	moves := []string{"e5", "d4", "f6", "c3"}
 	t.Run("api", func(t *testing.T) {

@@ -58,6 +58,18 @@ func (l *limiter) take(key string, now time.Time, n float64) bool {
 	return true
 }
 
+// give gives n tokens back to key, no more than it may save up: what a
+// request that took them turned out not to cost. A bucket swept as full
+// meanwhile stays full.
+func (l *limiter) give(key string, now time.Time, n float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b := l.buckets[key]; b != nil {
+		b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate+n)
+		b.at = now
+	}
+}
+
 // counter bounds how many live connections one client address holds open.
 type counter struct {
 	max int
