@@ -267,6 +267,29 @@ func TestImportRecord(t *testing.T) {
 	}
 }
 
+// A record the site wrote names its computer player in English; the
+// import page names it in the reader's words, as the game's page does,
+// and shows any other name as written.
+func TestImportedRecordNamesTheComputerInTheReadersWords(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	p := bt.NewProfile(t)
+	for lang, want := range map[string]string{
+		"de": "Weiß: <b>ben</b> · Schwarz: bretter, Stufe 3",
+		"pl": "Białe: <b>ben</b> · Czarne: bretter, poziom 3",
+	} {
+		must(t, bt.Navigate(p, srv.URL+"/import?lang="+lang))
+		waitFor(t, p, `document.querySelector("#import-form button[type=submit]").disabled`, false, "the import form ready")
+		setValue(t, p, "#record-text", "[Game \"dvonn\"]\n[White \"<b>ben</b>\"]\n[Black \"bretter level 3\"]\n1. F5")
+		must(t, bt.Click(p, `#import-form button[type=submit]`))
+		waitFor(t, p, `document.getElementById("viewer-players").textContent`, want, lang+": the players")
+		waitFor(t, p, `document.querySelector("#viewer-players b") === null`, true, lang+": a name as text")
+		// A name only near the computer's is a person's.
+		setValue(t, p, "#record-text", "[Game \"dvonn\"]\n[White \"bretter level 9\"]\n1. F5")
+		must(t, bt.Click(p, `#import-form button[type=submit]`))
+		waitFor(t, p, `document.getElementById("viewer-players").textContent`, strings.SplitN(want, ":", 2)[0]+": bretter level 9", lang+": a name as written")
+	}
+}
+
 // longFanoronaRecord is a record of random Fanorona play up to its first
 // turn of three captures or more.
 func longFanoronaRecord(t *testing.T) string {

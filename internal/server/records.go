@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"bretter/ai"
 	"bretter/game"
 	"bretter/internal/clock"
 )
@@ -83,7 +84,7 @@ func (s *Server) apiPositions(w http.ResponseWriter, r *http.Request) {
 func (g *liveGame) record() game.Record {
 	r := game.Record{Game: g.rec.Game, Options: g.rec.Options, Date: g.rec.Created.UTC().Format("2006-01-02"),
 		White: "?", Black: "?", Moves: g.moves, Given: g.rec.Given}
-	switch name := fmt.Sprintf("bretter level %d", g.rec.Level); g.rec.Computer {
+	switch name := computerName(g.rec.Level); g.rec.Computer {
 	case "white":
 		r.White = name
 	case "black":
@@ -100,6 +101,42 @@ func (g *liveGame) record() game.Record {
 	}
 	r.TimeControl = timeControl(g.rec.Clock)
 	return r
+}
+
+// computerPrefix begins the name a record gives the computer.
+const computerPrefix = "bretter level "
+
+// computerName is the computer at level as a record names it: in words
+// any reader of the record understands, and that an import of it knows
+// again (computerLevel).
+func computerName(level int) string {
+	return computerPrefix + strconv.Itoa(level)
+}
+
+// computerLevel is the level of the computer that name names as the
+// site writes it, 0 for any other name: a person's, written as it is.
+func computerLevel(name string) int {
+	level, err := strconv.Atoi(strings.TrimPrefix(name, computerPrefix))
+	if err != nil || level < ai.MinLevel || level > ai.MaxLevel || computerName(level) != name {
+		return 0
+	}
+	return level
+}
+
+// computerSeats says which seats of a record the site's computer played,
+// at which level: a page names it in its reader's words, as the game's
+// own page does. Nil when a person played each.
+func computerSeats(r game.Record) map[string]int {
+	var seats map[string]int
+	for seat, name := range map[string]string{"white": r.White, "black": r.Black} {
+		if level := computerLevel(name); level > 0 {
+			if seats == nil {
+				seats = map[string]int{}
+			}
+			seats[seat] = level
+		}
+	}
+	return seats
 }
 
 // timeControl is a clock as a record's TimeControl says it (see
@@ -212,10 +249,14 @@ func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) {
 		writeRefusedRecord(w, err, 0)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	answer := map[string]any{
 		"game": rec.Game, "options": rec.Options, "date": rec.Date, "white": rec.White, "black": rec.Black,
 		"winner": rec.Winner, "reason": rec.Reason, "moves": rec.Moves, "given": rec.Given, "positions": walk.list,
-	})
+	}
+	if seats := computerSeats(rec); seats != nil {
+		answer["computer"] = seats
+	}
+	writeJSON(w, http.StatusOK, answer)
 }
 
 // plyOf is the move a record's reader names in refusing it, 0 when it

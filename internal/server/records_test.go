@@ -349,3 +349,42 @@ func TestRecordsSayWhichMovesWereGiven(t *testing.T) {
 		}
 	}
 }
+
+// A record the site wrote names its computer player, which a reader of
+// the record in another language is shown in their words: the answer
+// says which seat was the computer's, at which level, and keeps the
+// names as written. Any other name, however near, is a person's.
+func TestImportedRecordKnowsTheComputer(t *testing.T) {
+	ts := newTestServer(t)
+	var c createResponse
+	if code := ts.call(t, "POST", "/api/games", "", `{"game":"havannah","options":{"size":4},"opponent":"computer","level":3,"start":"friend"}`, &c); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	res, err := http.Get(ts.URL + "/api/games/" + c.ID + "/record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+
+	type answer struct {
+		White, Black string
+		Computer     map[string]int
+	}
+	for text, want := range map[string]answer{
+		string(written): {White: "bretter level 3", Black: "?", Computer: map[string]int{"white": 3}},
+		"[Game \"dvonn\"]\n[White \"anna\"]\n[Black \"bretter level 8\"]":             {White: "anna", Black: "bretter level 8", Computer: map[string]int{"black": 8}},
+		"[Game \"dvonn\"]\n[White \"bretter level 9\"]\n[Black \"bretter level 0\"]":  {White: "bretter level 9", Black: "bretter level 0"},
+		"[Game \"dvonn\"]\n[White \"bretter level 03\"]\n[Black \"Bretter level 3\"]": {White: "bretter level 03", Black: "Bretter level 3"},
+		"[Game \"dvonn\"]\n[White \"bretter level 3!\"]\n[Black \"bretter level\"]":   {White: "bretter level 3!", Black: "bretter level"},
+	} {
+		var got answer
+		if code := ts.call(t, "POST", "/api/records", "", map[string]string{"text": text}, &got); code != 200 {
+			t.Errorf("import %q: %d", text, code)
+			continue
+		}
+		if got.White != want.White || got.Black != want.Black || fmt.Sprint(got.Computer) != fmt.Sprint(want.Computer) {
+			t.Errorf("import %q: %+v, want %+v", text, got, want)
+		}
+	}
+}

@@ -74,13 +74,16 @@ async function show(body) {
   $('viewer-title').textContent = [t(`game.${rec.game}.name`), localDate(rec.date)].filter(Boolean).join(' · ');
   // A record names its players, or writes "?" for one it does not know.
   // A name is what somebody wrote: shown as text, its direction its own.
+  // The site's computer, which the server knows by the name the site
+  // gave it, is named in the page's words, as its game's page names it.
   const players = $('viewer-players');
   players.replaceChildren();
   for (const c of ['white', 'black']) {
     if (!rec[c] || rec[c] === '?') continue;
     if (players.childNodes.length) players.append(' · ');
     const [before, after = ''] = t('import.player', { colour: t(`colour.${c}`) }).split('{name}');
-    players.append(before, isolated(rec[c]), after);
+    const level = rec.computer?.[c];
+    players.append(before, level ? t('players.computer', { level }) : isolated(rec[c]), after);
   }
   players.hidden = !players.childNodes.length;
   // A game begun from given moves: its players played none of them.
