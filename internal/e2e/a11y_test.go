@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	bt "bretter/internal/browsertest"
 )
@@ -179,5 +180,43 @@ func heardInOrder(t *testing.T, ctx context.Context, move, result string) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("a screen reader hears %q, want %q (all it was told: %q)", got, want, heard)
+	}
+}
+
+// The board's arrow keys reach it under a screen reader. In browse mode
+// a reader keeps the arrow keys to read the page with; it hands them to
+// the page on its own only inside a widget that is known to take them
+// (NVDA: a toolbar, a grid's cells, a list's items, not a button in a
+// group), so the board, once its arrow keys work, is a toolbar of cells,
+// for the player to move and for the one waiting alike. The keys are the
+// board's only while it has the focus: pressed on a button outside it,
+// they neither move the board's focus nor are kept from the page.
+func TestTheBoardsArrowKeysUnderAScreenReader(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	startPair(t, srv, alice, bob, "4")
+	for _, p := range []context.Context{alice, bob} {
+		waitFor(t, p, `document.querySelector("#board .board-svg")?.hasAttribute("aria-description") ?? false`, true, "the board's arrow keys")
+		var roles []string
+		for _, n := range axNodes(t, p) {
+			if n.name == "Havannah board" {
+				roles = append(roles, n.role)
+			}
+		}
+		if !slices.Equal(roles, []string{"toolbar"}) {
+			t.Errorf("a screen reader is told the board is %q, not a toolbar", roles)
+		}
+	}
+
+	waitFor(t, alice, `document.querySelector("#actions button.resign") !== null`, true, "the player's controls")
+	_, err := bt.Eval[bool](alice, `(window.prevented = [], addEventListener("keydown", (e) => e.defaultPrevented && prevented.push(e.key)), document.querySelector("#actions button.resign").focus(), true)`)
+	must(t, err)
+	for _, key := range []string{kb.ArrowDown, kb.ArrowRight, kb.ArrowUp, kb.ArrowLeft} {
+		press(t, alice, key)
+	}
+	got, err := bt.Eval[string](alice, `document.activeElement.className + " " + prevented.join()`)
+	must(t, err)
+	if got != "resign " {
+		t.Errorf("after the arrow keys on a button outside the board, the focus and the keys kept from the page were: %q", got)
 	}
 }

@@ -292,7 +292,7 @@ func TestBoardStopWithNothingToChoose(t *testing.T) {
 			what := func(s string) string { return fmt.Sprintf("%s, %s: %s", b.move, who.name, s) }
 			me := who.ctx
 			waitMoves(t, me, 1)
-			waitFor(t, me, `document.querySelector('#board svg[role="group"]').getAttribute("aria-description") ?? ""`, who.keys, what("the board's description"))
+			waitFor(t, me, `document.querySelector('#board .board-svg').getAttribute("aria-description") ?? ""`, who.keys, what("the board's description"))
 			_, err := bt.Eval[bool](me, `(document.querySelector(".skip-board").focus(), true)`)
 			must(t, err)
 			press(t, me, kb.Tab)

@@ -130,8 +130,9 @@ func createGame(tb testing.TB, base, body string) string {
 	return c.ID
 }
 
-// waitLiveBoard waits until the live board, a group of cells, has taken
-// the place of the server's, a picture.
+// waitLiveBoard waits until the live board, a group of cells (a toolbar
+// once its arrow keys work), has taken the place of the server's, a
+// picture.
 func waitLiveBoard(tb testing.TB, p context.Context, start time.Time) {
 	tb.Helper()
 	for {
@@ -139,7 +140,7 @@ func waitLiveBoard(tb testing.TB, p context.Context, start time.Time) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if role == "group" {
+		if role == "group" || role == "toolbar" {
 			return
 		}
 		if time.Since(start) > time.Minute {

@@ -74,7 +74,7 @@ func TestBoardKeyboardFocus(t *testing.T) {
 	// The arrow keys go to the nearest cell she may play in their
 	// direction, over the taken ones; the board says so to a screen
 	// reader.
-	waitFor(t, alice, `document.querySelector('#board svg[role="group"]').getAttribute("aria-description") ?? ""`,
+	waitFor(t, alice, `document.querySelector('#board .board-svg').getAttribute("aria-description") ?? ""`,
 		"The arrow keys go between what you can choose; Enter or Space chooses.", "the board's description")
 	press(t, alice, kb.ArrowLeft)
 	waitFor(t, alice, `document.activeElement.dataset.cell ?? ""`, "a1", "ArrowLeft from a3, over a2")

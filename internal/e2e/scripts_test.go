@@ -112,7 +112,7 @@ func TestScriptsAfterTheBoardComeAgain(t *testing.T) {
 	waitStatus(t, alice, "Your turn")
 
 	waitFor(t, alice, `document.querySelector("#actions button.resign") !== null`, true, "the player's controls")
-	waitFor(t, alice, `document.querySelector('#board svg[role="group"]').hasAttribute("aria-description")`, true, "the board's arrow keys")
+	waitFor(t, alice, `document.querySelector('#board .board-svg').hasAttribute("aria-description")`, true, "the board's arrow keys")
 	typeInto(t, alice, "#chat-input", "hello"+kb.Enter)
 	must(t, bt.WaitText(bob, "#chat-lines", "White: hello"))
 	front.askedAgain(t)

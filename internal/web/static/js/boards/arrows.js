@@ -3,7 +3,7 @@
 // choose now, goes over every cell, to look at the position one cell at a
 // time and hear what is on it.
 import { t } from '../i18n.js';
-import { CHOICE } from './focus.js';
+import { BOARD, CHOICE } from './focus.js';
 
 const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
 
@@ -22,9 +22,20 @@ const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
 //
 // watching says that the viewer has no seat: the board tells them that
 // they cannot play.
+//
+// With its keys the board is a toolbar. A screen reader in browse mode
+// keeps the arrow keys for reading the page, and hands them to the page
+// by itself only while the focus is in a widget known to take them (a
+// toolbar, a grid's cell, a list's item), not on a button or a picture
+// in a group: tabbing onto the board then puts it in focus mode, and
+// tabbing away back in browse mode. A toolbar leaves each cell what it
+// is (a button to choose, else a picture) with its name; a grid would
+// count rows and columns that hexagons and Fanorona's points do not
+// stand in.
 export function arrowKeys(root, watching) {
-  const board = root.querySelector('svg[role="group"]');
+  const board = root.querySelector('svg[role="group"]'); // not the server's picture
   if (!board) return;
+  board.setAttribute('role', 'toolbar');
   // Said when the focus enters the board, where the keys are not seen.
   board.setAttribute('aria-description', t(watching ? 'board.keys_watch' : 'board.keys'));
   // Until a cell is the board's stop of Tab (focus.js), the board itself
@@ -32,7 +43,7 @@ export function arrowKeys(root, watching) {
   // no cell to stop at, and the board must still be reached.
   if (!board.querySelector('[tabindex="0"]')) board.setAttribute('tabindex', '0');
   root.addEventListener('keydown', (e) => {
-    const from = e.target.closest?.('[data-cell], svg[role="group"]');
+    const from = e.target.closest?.(`[data-cell], ${BOARD}`);
     if (!KEYS.has(e.key) || !from || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     e.preventDefault(); // at the edge too: the page does not scroll instead
     let choices = [...root.querySelectorAll(CHOICE)];

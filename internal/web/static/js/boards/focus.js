@@ -22,7 +22,9 @@ export function setChoosable(el, choosable) {
 // CHOICE is a cell, stack or point a player may choose now.
 export const CHOICE = '[data-cell][role="button"]';
 
-const BOARD = 'svg[role="group"]';
+// BOARD is a board's own drawing: a group of cells, a toolbar once its
+// arrow keys work (arrows.js).
+export const BOARD = '.board-svg';
 
 const due = new WeakSet(); // boards whose stop is to be chosen again
 
