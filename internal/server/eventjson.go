@@ -82,6 +82,10 @@ func appendChange(b []byte, c *Change) []byte {
 		b = append(b, `,"captured":`...)
 		b = strconv.AppendInt(b, int64(*c.Captured), 10)
 	}
+	if c.Forces != "" {
+		b = append(b, `,"forces":`...)
+		b = appendJSONString(b, c.Forces)
+	}
 	b = append(b, `,"updated":`...)
 	b = appendJSONTime(b, c.Updated)
 	return append(b, '}')

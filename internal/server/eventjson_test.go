@@ -37,6 +37,7 @@ func TestEventMessageAsEncodingJSON(t *testing.T) {
 				Clock:    &ClockView{WhiteMS: 0, BlackMS: 61_000, Running: &black, ServerMS: 1_790_000_000_000, HeldMS: 5, InitialMS: 300_000, IncrementMS: 2_000, Days: 3},
 				Offer:    &Offer{Kind: "rematch", By: "black", Terms: &Terms{White: "random"}},
 				Captured: &two,
+				Forces:   "PASS",
 				Updated:  away,
 			}},
 		eventMessage{Type: "event", Version: 3, Event: store.Event{Seq: 3, Kind: "offer", Seat: "black", Move: "draw", At: at},
@@ -55,7 +56,7 @@ func TestEventMessageFieldsAllWritten(t *testing.T) {
 	for _, tt := range []struct {
 		v      any
 		fields int
-	}{{eventMessage{}, 4}, {store.Event{}, 5}, {Change{}, 9}, {Result{}, 2}, {Presence{}, 5}, {ClockView{}, 8}, {Players{}, 2}} {
+	}{{eventMessage{}, 4}, {store.Event{}, 5}, {Change{}, 10}, {Result{}, 2}, {Presence{}, 5}, {ClockView{}, 8}, {Players{}, 2}} {
 		if n := reflect.TypeOf(tt.v).NumField(); n != tt.fields {
 			t.Errorf("%T has %d fields, appendEventMessage writes %d: write the new ones in eventjson.go, then count them here", tt.v, n, tt.fields)
 		}

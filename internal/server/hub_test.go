@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -178,11 +179,79 @@ func TestForcedPassIsStoredWithTheMove(t *testing.T) {
 	}
 }
 
+// A move that forces a pass comes to every page, a watcher's too, as two
+// events: the move, whose change names the pass that follows at once,
+// then the pass, after which the mover is to move again. So no page need
+// say, for the moment between, that the passer is to move. A page that
+// comes afterwards gets the state after both.
+func TestMoveTellsOfThePassItForces(t *testing.T) {
+	ts := newTestServer(t)
+	tellsOfThePass(t, ts, ts)
+}
+
+// So it is for the pages on another instance than the one that stored the
+// move.
+func TestMoveTellsOfThePassItForcesOnOtherInstances(t *testing.T) {
+	c := newCluster(t, 2)
+	tellsOfThePass(t, c.nodes[0].testServer, c.nodes[1].testServer)
+}
+
+// tellsOfThePass plays up to a move that forces a pass on the site at
+// mover, with the players' and a watcher's pages open at pages.
+func tellsOfThePass(t *testing.T, mover, pages *testServer) {
+	t.Helper()
+	g := mover.newGame(t, `{"game":"dvonn","start":"me"}`)
+	plan := dvonnWithPass(t)
+	ply := plan.before - 2 // the move that forces the pass
+	mover.playFirst(t, g, plan, ply)
+	forcer, passer := g.white, g.black
+	if plan.seats[plan.before-1] == "white" {
+		forcer, passer = g.black, g.white
+	}
+	open := map[string]*client{"watcher": pages.dial(t, g.id, "", ""), "forcer": pages.dial(t, g.id, forcer, ""), "passer": pages.dial(t, g.id, passer, "")}
+	for _, c := range open {
+		if s := c.next("state").State; s.Version != ply {
+			t.Fatalf("a page opened at version %d, not %d", s.Version, ply)
+		}
+	}
+	if code := mover.call(t, "POST", "/api/games/"+g.id+"/moves", forcer, map[string]any{"ply": ply, "move": plan.moves[ply]}, nil); code != http.StatusOK {
+		t.Fatalf("the move that forces the pass: %d", code)
+	}
+	type forces struct {
+		Change struct {
+			ToMove string `json:"to_move"`
+			Forces *string
+		}
+	}
+	for name, c := range open {
+		var move, pass forces
+		moveRaw, passRaw := c.rawEvent(ply+1), c.rawEvent(ply+2)
+		if err := errors.Join(json.Unmarshal(moveRaw, &move), json.Unmarshal(passRaw, &pass)); err != nil {
+			t.Fatal(err)
+		}
+		if f := move.Change.Forces; f == nil || *f != "PASS" {
+			t.Errorf("the %s's page got the move as %s", name, moveRaw)
+		}
+		if pass.Change.Forces != nil || pass.Change.ToMove != plan.seats[ply] {
+			t.Errorf("the %s's page got the pass as %s", name, passRaw)
+		}
+	}
+	if s := pages.dial(t, g.id, "", "").next("state").State; s.Version != ply+2 || s.ToMove != plan.seats[ply] {
+		t.Errorf("a page opened after the pass gets version %d, %s to move", s.Version, s.ToMove)
+	}
+}
+
 // playBeforeThePass plays plan's moves in g, each by its player, up to
 // the one that forces the pass.
 func (ts *testServer) playBeforeThePass(t *testing.T, g testGame, plan passPlan) {
 	t.Helper()
-	for i, m := range plan.moves[:plan.before-1] {
+	ts.playFirst(t, g, plan, plan.before-1)
+}
+
+// playFirst plays plan's first n moves in g, each by its player.
+func (ts *testServer) playFirst(t *testing.T, g testGame, plan passPlan, n int) {
+	t.Helper()
+	for i, m := range plan.moves[:n] {
 		secret := g.white
 		if plan.seats[i] == "black" {
 			secret = g.black

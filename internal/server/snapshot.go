@@ -171,8 +171,13 @@ type Change struct {
 	Clock   *ClockView `json:"clock,omitempty"`
 	Offer   *Offer     `json:"offer"`
 	// Captured is what the event's move captured, on boards that count.
-	Captured *int      `json:"captured,omitempty"`
-	Updated  time.Time `json:"updated"`
+	Captured *int `json:"captured,omitempty"`
+	// Forces is the move the rules leave the player to move (DVONN's
+	// pass), which the site made for them: it is the next event, sent
+	// right after this one. Until then ToMove names a player whose turn
+	// it will not be, which a page need not show.
+	Forces  string    `json:"forces,omitempty"`
+	Updated time.Time `json:"updated"`
 }
 
 // change is the Change that e, just applied, made to g.
@@ -185,7 +190,24 @@ func (g *liveGame) change(e store.Event) *Change {
 	if e.Kind == "move" && len(g.captured) > 0 {
 		c.Captured = &g.captured[len(g.captured)-1]
 	}
+	c.Forces = g.forced()
 	return c
+}
+
+// forced is the move the rules leave the player to move, in notation, or
+// "" when they have a choice. The site makes such a move as soon as the
+// position arises (see forcedSteps), with the move that led to it, so
+// only the pages see this position, between the two events.
+func (g *liveGame) forced() string {
+	f, ok := g.state.(game.Forcer)
+	if !ok || g.rec.Status != "playing" {
+		return ""
+	}
+	m, ok := f.Forced()
+	if !ok {
+		return ""
+	}
+	return g.state.FormatMove(m)
 }
 
 // Players is what is known of the player in each seat. (A map of the
