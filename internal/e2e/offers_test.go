@@ -215,41 +215,117 @@ func TestTakebackWithdrawnWhenItWouldLeaveNoTime(t *testing.T) {
 
 // A pass the rules made is no move to take back: a player whose only
 // move of their own is one gets no takeback button, which the server
-// would refuse. Nor is the passer told it is their turn before the pass.
+// would refuse. Nor is the passer told it is their turn before the pass;
+// what the move before it cut off stays marked on the board.
 func TestNoTakebackOfAPass(t *testing.T) {
+	f := forcedPass(t)
+	page := bt.NewProfile(t)
+	seat := map[string]string{"white": f.playerURL, "black": f.otherURL}[f.passer]
+	must(t, bt.Navigate(page, seat))
+	waitStatus(t, page, "Your friend's turn")
+	noteStatus(t, page)
+	f.force(t)
+	waitMoves(t, page, f.ply+2)
+	must(t, bt.WaitText(page, "#moves li.latest", "pass"))
+	neverSaid(t, page, "Your turn")
+	f.cutOffKept(t, page)
+	waitFor(t, page, `document.querySelector("#actions button.offer-draw") !== null && document.querySelector("#actions button.takeback") === null`, true, "no takeback of a pass")
+	if code, err := post(t, f.srv.URL+"/api/games/"+f.id+"/offer", f.secrets[f.passer], `{"kind":"takeback"}`, nil); err != nil || code != http.StatusConflict {
+		t.Fatalf("the server answers a takeback of the pass with %d %v", code, err)
+	}
+}
+
+// A watcher is not told that the player who must pass is to move either:
+// after the pass it is the other's turn again, and so the status says
+// throughout. What the move cut off stays marked here too.
+func TestWatcherNotToldThePasserIsToMove(t *testing.T) {
+	f := forcedPass(t)
+	page := bt.NewProfile(t)
+	must(t, bt.Navigate(page, f.srv.URL+"/g/"+f.id))
+	forcer, passer := colour(f.forcer), colour(f.passer)
+	waitStatus(t, page, forcer+" to move")
+	noteStatus(t, page)
+	f.force(t)
+	waitMoves(t, page, f.ply+2)
+	must(t, bt.WaitText(page, "#moves li.latest", "pass"))
+	waitStatus(t, page, forcer+" to move")
+	neverSaid(t, page, passer+" to move")
+	f.cutOffKept(t, page)
+}
+
+// passGame is a DVONN game between two players at the move that forces
+// the first pass of dvonnPlan's game.
+type passGame struct {
+	pair
+	srv            *bt.Server
+	plan           []string
+	ply            int // the moves played: the forcing move is the next
+	forcer, passer string
+	cut            int // the stacks the forcing move cuts off
+}
+
+// forcedPass starts a game from the moves before the one that forces a
+// pass.
+func forcedPass(t *testing.T) passGame {
+	t.Helper()
 	plan := dvonnPlan(t)
 	p := slices.Index(plan, "PASS")
-	// The game starts from the moves before the one that forces the pass.
 	s := dvonn.New()
 	for _, m := range plan[:p-1] {
 		play(t, s, m)
 	}
 	forcer, passer := s.ToMove().String(), s.ToMove().Other().String()
+	play(t, s, plan[p-1])
 	given, _ := json.Marshal(plan[:p-1])
 	srv := bt.StartServer(t, "")
 	g := apiPair(t, srv, fmt.Sprintf(`{"game":"dvonn","start":"me","moves":%s}`, given))
-	page := bt.NewProfile(t)
-	seat := map[string]string{"white": g.playerURL, "black": g.otherURL}[passer]
-	must(t, bt.Navigate(page, seat))
-	waitStatus(t, page, "Your friend's turn")
+	return passGame{pair: g, srv: srv, plan: plan, ply: p - 1, forcer: forcer, passer: passer, cut: len(s.View().(dvonn.View).Removed)}
+}
+
+// cutOffKept checks that the board, showing the pass, still marks the
+// stacks the forcing move cut off: the pass changes nothing on the board.
+func (f passGame) cutOffKept(t *testing.T, page context.Context) {
+	t.Helper()
+	if f.cut == 0 {
+		t.Fatal("the move that forces the pass cuts nothing off")
+	}
+	gone, err := bt.Eval[int](page, `document.querySelectorAll("#board .space.gone").length`)
+	must(t, err)
+	if gone != f.cut {
+		t.Errorf("after the pass the board marks %d stacks as cut off, want %d", gone, f.cut)
+	}
+}
+
+// force plays the move that forces the pass.
+func (f passGame) force(t *testing.T) {
+	t.Helper()
+	f.move(t, f.srv, f.forcer, f.ply, f.plan[f.ply])
+}
+
+func colour(seat string) string {
+	return map[string]string{"white": "White", "black": "Black"}[seat]
+}
+
+// noteStatus has the page keep every text its status line shows from now
+// on, for neverSaid.
+func noteStatus(t *testing.T, page context.Context) {
+	t.Helper()
 	_, err := bt.Eval[bool](page, `(window.said = [], new MutationObserver(() => said.push(document.getElementById("status").textContent))
 		.observe(document.getElementById("status"), { childList: true, subtree: true, characterData: true }), true)`)
 	must(t, err)
-	g.move(t, srv, forcer, p-1, plan[p-1])
-	waitMoves(t, page, p+1)
-	must(t, bt.WaitText(page, "#moves li.latest", "pass"))
-	// The pass comes right after the move that forced it: the page never
-	// says it is the passer's turn meanwhile.
+}
+
+// neverSaid fails unless every status noted (see noteStatus) lacks text:
+// a pass comes right after the move that forced it, and the page must not
+// say anything of the moment between.
+func neverSaid(t *testing.T, page context.Context, text string) {
+	t.Helper()
 	said, err := bt.Eval[[]string](page, `said`)
 	must(t, err)
 	for _, s := range said {
-		if strings.Contains(s, "Your turn") {
+		if strings.Contains(s, text) {
 			t.Errorf("before the pass the status said %q (all it said: %q)", s, said)
 		}
-	}
-	waitFor(t, page, `document.querySelector("#actions button.offer-draw") !== null && document.querySelector("#actions button.takeback") === null`, true, "no takeback of a pass")
-	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/offer", g.secrets[passer], `{"kind":"takeback"}`, nil); err != nil || code != http.StatusConflict {
-		t.Fatalf("the server answers a takeback of the pass with %d %v", code, err)
 	}
 }
 

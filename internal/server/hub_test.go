@@ -229,7 +229,8 @@ func tellsOfThePass(t *testing.T, mover, pages *testServer) {
 		if err := errors.Join(json.Unmarshal(moveRaw, &move), json.Unmarshal(passRaw, &pass)); err != nil {
 			t.Fatal(err)
 		}
-		if f := move.Change.Forces; f == nil || *f != "PASS" {
+		// Nor is the passer given the pass to choose.
+		if f := move.Change.Forces; f == nil || *f != "PASS" || strings.Contains(string(moveRaw), `"legal"`) {
 			t.Errorf("the %s's page got the move as %s", name, moveRaw)
 		}
 		if pass.Change.Forces != nil || pass.Change.ToMove != plan.seats[ply] {

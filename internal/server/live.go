@@ -302,7 +302,7 @@ func (h *hub) unsubscribe(id string, sub *subscriber) {
 // eventMessage is one event. Live, it carries what the event changed, the
 // same for every page, so that its size does not grow with the game; the
 // page of the player to move gets the legal moves with it ("legal", added
-// by withLegal). Events a page
+// by withLegal), unless the rules make their move. Events a page
 // missed come without a change, followed by the full state.
 type eventMessage struct {
 	Type    string      `json:"type"`
@@ -525,7 +525,11 @@ func (h *hub) broadcastEvent(g *liveGame, e store.Event) {
 	m := eventMessage{Type: "event", Version: e.Seq, Event: e, Change: g.change(e)}
 	everyone := appendEventMessage(make([]byte, 0, 1024), m)
 	toMove := ""
-	mover := g.withLegal(everyone)
+	var mover []byte
+	// A player whose move the rules make gets no list to choose from.
+	if m.Change.Forces == "" {
+		mover = g.withLegal(everyone)
+	}
 	if mover != nil {
 		toMove = g.state.ToMove().String()
 	}

@@ -27,8 +27,6 @@
 //                                 (default: "White plays e5.")
 //   summary(state, t)             a line about the position, such as the
 //                                 score, or "" for none
-//   forced(legal)                 whether the only move left is one the
-//                                 site makes by itself (DVONN's pass)
 //
 // load also brings the board's style sheet, for pages that did not know
 // which board they would show.

@@ -201,11 +201,13 @@ function receive(msg) {
       page.version = msg.version;
       if (msg.change && page.state) {
         const next = applyChange(page.state, msg);
-        // A move the site makes for the viewer (a forced pass) is the next
-        // event, already on its way: showing this one would say it is
-        // their turn for a moment.
-        if (page.mod.forced?.(next.legal)) {
+        // The move the rules force next (a pass) is the next event,
+        // already on its way: showing this one would say it is the
+        // passer's turn for a moment. The board shows the move, so that
+        // what it cut off is seen as it happens and stays marked.
+        if (msg.change.forces) {
           page.state = next;
+          paintBoard(false);
           announce(msg.event);
         } else show(next, msg.event);
       }
@@ -244,10 +246,11 @@ function receive(msg) {
 }
 
 // applyChange is the state after a live event: the event (and its move)
-// added to the lists, the rest as the server says it now is.
+// added to the lists, the rest as the server says it now is. What the
+// rules force next is news of this event, not part of the state.
 function applyChange(s, msg) {
   const { event, change } = msg;
-  const next = { ...s, ...change, version: msg.version, events: [...s.events, event], legal: msg.legal || [], captured: s.captured };
+  const next = { ...s, ...change, forces: undefined, version: msg.version, events: [...s.events, event], legal: msg.legal || [], captured: s.captured };
   if (event.kind === 'move') {
     next.moves = [...s.moves, event.move];
     if (change.captured !== undefined) next.captured = [...(s.captured || []), change.captured];
@@ -458,9 +461,7 @@ function render() {
   page.actions?.held();
   const mine = page.boot.seat && page.state.status === 'playing' && page.state.to_move === page.boot.seat && !page.pending;
   const viewing = page.replay.viewing();
-  if (viewing === null) {
-    page.board.update({ ...page.state, legal: mine && !page.preview ? page.state.legal || [] : [], preview: page.preview });
-  }
+  paintBoard(mine);
   $('pending').hidden = !page.preview;
   $('pending-text').textContent = page.preview ? t('confirm.move', { move: page.preview }) : '';
   $('status').textContent = statusText();
@@ -487,6 +488,12 @@ function render() {
   // a screen reader to read out.
   if (viewing !== null) $('replay-banner').textContent = t('replay.viewing', { n: viewing, total: page.state.moves.length });
   fitBoard();
+}
+
+// paintBoard draws the live game on the board, unless an earlier move is
+// shown there, with the viewer's moves when it is their turn (mine).
+function paintBoard(mine) {
+  if (page.replay.viewing() === null) page.board.update({ ...page.state, legal: mine && !page.preview ? page.state.legal || [] : [], preview: page.preview });
 }
 
 // fitBoard tells the style sheet how tall the action bar is and where the

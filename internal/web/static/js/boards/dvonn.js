@@ -426,12 +426,6 @@ export function moveLabel(move, captured, t) {
   return captured > 0 ? `${move}\u00a0×${captured}` : move;
 }
 
-// forced says the player's only move is a pass, which the site makes for
-// them in the same breath as the move that forced it.
-export function forced(legal) {
-  return legal.length === 1 && legal[0] === 'PASS';
-}
-
 // eventText tells what a move did. A forced pass comes right after the move
 // that caused it, so it repeats that move: a screen reader may only read
 // the newer of two quick announcements.
