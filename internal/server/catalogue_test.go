@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -79,6 +80,28 @@ func TestEachPageCarriesTheMessagesOfItsScripts(t *testing.T) {
 			}
 			if len(want) == 0 && strings.Contains(page, `id="catalog"`) {
 				t.Errorf("%s in %s carries an empty catalogue", p.path, lang)
+			}
+		}
+	}
+	// A page that draws no board and runs no script of its own has
+	// page.js alone, which asks for no message: the error page and the
+	// question whether to change seats carry no catalogue at all.
+	cr := createAs(t, ts, me, `{"game":"fanorona","start":"me"}`)
+	var j struct {
+		PlayerURL string `json:"player_url"`
+	}
+	if code := ts.call(t, "POST", "/api/games/"+cr.ID+"/join", "", map[string]string{"invite": cr.InviteURL[strings.LastIndex(cr.InviteURL, "/")+1:]}, &j); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	get(t, me, cr.PlayerURL)
+	for name, u := range map[string]string{"the error page": ts.URL + "/no-such-page", "the question whether to change seats": j.PlayerURL} {
+		for _, lang := range []string{"en", "de", "pl"} {
+			res, page := get(t, me, u, "Accept-Language", lang)
+			if res.StatusCode == http.StatusSeeOther {
+				t.Fatalf("%s: not shown", name)
+			}
+			if c := pageCatalogue(t, page); len(c) != 0 || strings.Contains(page, `id="catalog"`) {
+				t.Errorf("%s in %s carries a catalogue: %v", name, lang, c)
 			}
 		}
 	}

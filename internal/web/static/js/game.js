@@ -110,7 +110,27 @@ export async function start() {
   if (page.boot.invite || page.boot.used || $('invite-share')) {
     later(() => import('./invite.js')).then((m) => m.invitation({ t, page, notice, render }));
   }
+  wireCopy();
   connect();
+}
+
+// wireCopy makes the copy buttons of the links to share, which only a
+// game page has, copy their links.
+function wireCopy() {
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    button.addEventListener('click', async () => {
+      const input = $(button.dataset.copy);
+      try {
+        await navigator.clipboard.writeText(input.value);
+      } catch {
+        input.select();
+        document.execCommand('copy');
+      }
+      const label = button.textContent;
+      button.textContent = t('share.copied');
+      setTimeout(() => { button.textContent = label; }, 1500);
+    });
+  }
 }
 
 function connect() {
