@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/chromedp"
@@ -135,6 +137,44 @@ func TestTheMoveIsHeardBeforeTheResult(t *testing.T) {
 	}
 	must(t, bt.WaitText(p, "#status", "You lost"))
 	heardInOrder(t, p, "", "White resigned: Black wins. You lost.")
+}
+
+// A move that brings a clock's warning (the clock that starts with it is
+// low) is heard first, and the warning after it: in the same turn, one
+// written over the other would leave only the last for a screen reader.
+func TestAClockWarningIsHeardAfterItsMove(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me","clock":{"initial_s":15,"increment_s":0}}`)
+	g.move(t, srv, "white", 0, "a1")
+	g.move(t, srv, "black", 1, "d4") // the clocks start: White's runs
+	g.move(t, srv, "white", 2, "b3")
+	time.Sleep(5500 * time.Millisecond) // Black thinks, and has less than ten seconds left
+	g.move(t, srv, "black", 3, "e5")
+	// White's page, opened now, has warned of nobody's clock yet.
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, g.playerURL))
+	waitStatus(t, p, "Your turn")
+	waitFor(t, p, `document.getElementById("clocks").hidden`, false, "the clocks shown")
+	listen(t, p)
+	g.move(t, srv, "white", 4, "c3")
+	waitStatus(t, p, "Your friend's turn")
+	heard, err := bt.Eval[[][2]string](p, `window.heard`)
+	must(t, err)
+	var got []string
+	for _, h := range heard {
+		if h[0] == "announce" {
+			got = append(got, h[1])
+		}
+	}
+	warning := regexp.MustCompile(`^ Black: (10|9|8) seconds left\.$`)
+	if len(got) < 2 || got[len(got)-2] != "White plays c3." || !warning.MatchString(got[len(got)-1]) {
+		t.Errorf("a screen reader is told %q, want the move and then Black's low time (all it was told: %q)", got, heard)
+	}
+	said, err := bt.Eval[string](p, `document.getElementById("announce").textContent`)
+	must(t, err)
+	if !strings.HasPrefix(said, "White plays c3. Black: ") {
+		t.Errorf("the announcements end with %q, not the move and the warning", said)
+	}
 }
 
 // listen notes each new text of the page's status and of its announcements

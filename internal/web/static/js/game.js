@@ -32,6 +32,7 @@ const page = {
   clocks: null, // the clocks, once their script is loaded: only a game with clocks loads it
   chat: null, // a promise of the chat, for a player's page
   actions: null, // a player's controls, once their script is loaded
+  said: false, // a move was announced in this turn: a clock's warning goes after it
 };
 
 export async function start() {
@@ -328,11 +329,11 @@ function show(s, event) {
   page.state = s;
   page.preview = null;
   if (s.clock && !page.clocks) loadClocks();
-  page.clocks?.update(s);
-  // The move is heard before what it led to, the game's end in the status,
-  // as it is seen; it still has the last word of the announcements, after
-  // a warning of the clocks.
+  // The move is heard first, then a warning of the clocks that it brings
+  // (added to it, see loadClocks), then what it led to: the game's end,
+  // in the status.
   if (event) announce(event);
+  page.clocks?.update(s);
   render();
   // What was said of the game in play (an offer, say) no longer holds.
   if (ended) notice('');
@@ -346,7 +347,9 @@ function loadClocks() {
   page.clocksLoading = later(() => import('./clocks.js')).then((m) => {
     page.clocks = m.createClocks({
       t, root: $('clocks'), colourName, soundOn: () => page.settings.sound, mySeat: page.boot.seat,
-      announce: (text) => { $('announce').textContent = text; },
+      // A warning given with a move (announce, just before) is added to
+      // it: written over it, in the same turn, it would be all that is heard.
+      announce: (text) => page.said ? $('announce').append(' ' + text) : ($('announce').textContent = text),
       slot: (seat) => document.querySelector(`.player-bar .bar-clock.${seat}`),
     });
     if (page.state) {
@@ -375,6 +378,8 @@ function announce(event) {
   const text = page.mod.eventText ? page.mod.eventText(event, page.state, t)
     : t('announce.move', { colour: colourName(event.seat), move: moveLabel(event.move) });
   $('announce').textContent = text;
+  page.said = true;
+  queueMicrotask(() => { page.said = false; });
 }
 
 function colourName(seat) {
