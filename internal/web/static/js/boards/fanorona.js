@@ -11,10 +11,9 @@
 //
 // The board's state lives in one object, b, which every function below
 // create takes first.
-import { svg, arrowHead, pointList } from './svg.js';
+import { svg, arrowHead, pointList, parseMarks } from './svg.js';
 import { onSlide, onChoose } from './pointer.js';
 import { setChoosable, hasFocus, keepFocus, CHOICE } from './focus.js';
-import { parseMarks } from './marks.js';
 import { still, glide, ghost } from './motion.js';
 import { button, standing } from '../controls.js';
 

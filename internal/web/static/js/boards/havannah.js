@@ -3,10 +3,9 @@
 // column c (number 1, 2, ...) follow the engine's notation: cell (r, c) is
 // on the board when |r - c| <= size - 1, and the stones string lists the
 // cells in row-major order.
-import { svg, cellLabel } from './svg.js';
+import { svg, cellLabel, parseMarks } from './svg.js';
 import { onSlide, onChoose } from './pointer.js';
 import { setChoosable } from './focus.js';
-import { parseMarks } from './marks.js';
 
 const R = 10; // cell radius in drawing units
 const W = Math.sqrt(3) * R; // distance between neighbours in a row
