@@ -29,6 +29,10 @@ type refuser struct {
 	URL     string
 	scripts []string // paths under the static prefix: js/actions.js
 	broken  string   // such a path, or ""
+	// updated says that the site has been updated since the pages were
+	// made: their version's files are asked for under another one, which
+	// the server no longer has, as an updated site would not.
+	updated bool
 
 	mu    sync.Mutex
 	asked map[string]int
@@ -45,6 +49,9 @@ func newRefuser(t *testing.T, srv *bt.Server, scripts ...string) *refuser {
 		r.asked[req.URL.Path]++
 		refused := r.asked[req.URL.Path] <= r.refusals(req.URL.Path)
 		broken := r.broken != "" && strings.HasSuffix(req.URL.Path, "/"+r.broken)
+		if r.updated && strings.HasPrefix(req.URL.Path, "/static/") {
+			req.URL.Path = "/static/000000000000/" + strings.SplitN(req.URL.Path, "/", 4)[3]
+		}
 		r.mu.Unlock()
 		if refused {
 			http.Error(w, "the site is restarting", http.StatusServiceUnavailable)
@@ -173,6 +180,56 @@ func TestScriptsOnDemandComeAgain(t *testing.T) {
 			c.visit(t, bt.NewProfile(t), front.URL)
 			front.askedAgain(t)
 		})
+	}
+}
+
+// A page made before the site was updated asks for its scripts under its
+// own version, which the site no longer has: once a script it needs does
+// not come (the site down just then, and back as its new version), the
+// page says, once and politely, that the site has been updated, with a
+// button that reloads it; the reloaded page has all it needs. A site that
+// is only down is not taken for an updated one.
+func TestPageOfAnUpdatedSiteOffersAReload(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	front := newRefuser(t, srv, "js/actions.js", "js/chat.js", "js/boards/arrows.js")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	alice := bt.NewProfile(t)
+	must(t, bt.Navigate(alice, strings.Replace(g.playerURL, srv.URL, front.URL, 1)))
+	waitStatus(t, alice, "Your turn")
+	// The first import of each failed, and the page asked whether the site
+	// had been updated (once more for boards.js, which it had preloaded):
+	// it had not.
+	for deadline := time.Now().Add(bt.Timeout); front.count("/js/boards.js") < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the page never asked whether the site was updated")
+		}
+	}
+	if s, err := bt.Eval[string](alice, `document.getElementById("updated").textContent`); err != nil || s != "" {
+		t.Fatalf("a site that was down is taken for an updated one: %q %v", s, err)
+	}
+	_, err := bt.Eval[bool](alice, `window.before = true`)
+	must(t, err)
+
+	front.mu.Lock()
+	front.updated = true
+	front.mu.Unlock()
+	waitFor(t, alice, `document.querySelector("#updated button")?.textContent.trim() ?? ""`, "bretter has been updated: reload the page", "the offer to reload")
+	waitFor(t, alice, `document.getElementById("updated").getAttribute("role")`, "status", "the offer told politely")
+	// Every script that failed waits for the same answer: one offer.
+	if n, err := bt.Eval[int](alice, `document.querySelectorAll("#updated button").length`); err != nil || n != 1 {
+		t.Errorf("%d offers to reload (%v)", n, err)
+	}
+	// What the reloaded page asks for is the new site's.
+	front.mu.Lock()
+	front.updated = false
+	front.mu.Unlock()
+	must(t, bt.Click(alice, "#updated button"))
+	waitFor(t, alice, `window.before === undefined && document.querySelector("#actions button.resign") !== null`, true, "the reloaded page with the player's controls")
+	if n := front.count("/g/" + g.id); n != 2 {
+		t.Errorf("the page was loaded %d times", n)
+	}
+	if s, err := bt.Eval[string](alice, `document.getElementById("updated").textContent`); err != nil || s != "" {
+		t.Errorf("the reloaded page still offers a reload: %q %v", s, err)
 	}
 }
 

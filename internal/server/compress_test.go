@@ -176,10 +176,15 @@ func TestHeadersOfSubresources(t *testing.T) {
 func TestStaticServesOnlyFiles(t *testing.T) {
 	ts := newTestServer(t)
 	prefix := ts.srv.site.StaticPrefix()
-	notFound := ts.srv.site.T("de", "error.page_not_found")
+	notFound, updated := ts.srv.site.T("de", "error.page_not_found"), ts.srv.site.T("de", "error.updated")
 	// A page loaded before the site was updated asks for its files under
-	// its own version: they are missing too, not a page.
-	for _, p := range []string{"css/", "js/", "", "css/nope.css", "js/nope.js", "../000000000000/js/game.js", "../000000000000/", "../"} {
+	// its own version: they are missing too, not a page, and their line
+	// says why, for the page to offer a reload.
+	for _, p := range []string{"css/", "js/", "", "css/nope.css", "js/nope.js", "../000000000000/js/game.js", "../0a1b2c3d4e5f/js/boards.js", "../000000000000/", "../", "../js/boards.js", "../nope/js/boards.js"} {
+		want := notFound
+		if strings.HasPrefix(p, "../0") {
+			want = updated
+		}
 		req, _ := http.NewRequest("GET", ts.URL+prefix+p, nil)
 		req.Header.Set("Accept-Language", "de")
 		res, err := http.DefaultClient.Do(req)
@@ -191,8 +196,8 @@ func TestStaticServesOnlyFiles(t *testing.T) {
 		if res.StatusCode != http.StatusNotFound || res.Header.Get("Cache-Control") != "no-store" || strings.Contains(string(body), "<a href") {
 			t.Errorf("%s: %d %q %.80q", p, res.StatusCode, res.Header.Get("Cache-Control"), body)
 		}
-		if !strings.Contains(string(body), notFound) || res.Header.Get("Content-Language") != "de" {
-			t.Errorf("%s: %q in %q, not %q", p, body, res.Header.Get("Content-Language"), notFound)
+		if strings.TrimSpace(string(body)) != want || res.Header.Get("Content-Language") != "de" {
+			t.Errorf("%s: %q in %q, not %q", p, body, res.Header.Get("Content-Language"), want)
 		}
 		for _, h := range []string{"Content-Security-Policy", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Permissions-Policy", "X-Content-Type-Options"} {
 			if res.Header.Get(h) == "" {

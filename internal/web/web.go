@@ -215,12 +215,28 @@ func (s *Site) Static() http.Handler {
 
 // missingFile answers a file of the site that is not there. It is a
 // line, not a page: the site's own pages ask for these addresses, as
-// scripts, style sheets and images that nobody reads.
+// scripts, style sheets and images that nobody reads. A file of another
+// version is one that a page made before the site was updated asks for:
+// the line says so, and the page puts it on a button that reloads it
+// (boards.js, updated).
 func (s *Site) missingFile(w http.ResponseWriter, r *http.Request) {
 	lang := s.Lang(r)
+	key := "error.page_not_found"
+	if s.otherVersion(r.URL.Path) {
+		key = "error.updated"
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Language", lang)
-	http.Error(w, s.T(lang, "error.page_not_found"), http.StatusNotFound)
+	http.Error(w, s.T(lang, key), http.StatusNotFound)
+}
+
+// otherVersion reports whether p, a URL path, is under /static/ and a
+// version of the static files that is not this one's: hexadecimal, as
+// staticVersion writes it.
+func (s *Site) otherVersion(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/static/")
+	v, _, dir := strings.Cut(rest, "/")
+	return ok && dir && v != "" && v != s.version && strings.Trim(v, "0123456789abcdef") == ""
 }
 
 // Favicon serves the site's icon at /favicon.ico, where programs that

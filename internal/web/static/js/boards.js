@@ -50,10 +50,32 @@ export function load(game) {
 // mistake, or a browser it does not suit) never will: the browser keeps
 // it, and gives the same error again without asking the site, where a
 // failed fetch gives a new one. So the same error twice is reported once,
-// and the promise, as while it waits, never settles. It lives here, beside
-// the boards' loading, in a script that every page imports already.
+// and the promise, as while it waits, never settles; so too once the site
+// has been updated (see updated). It lives here, beside the boards'
+// loading, in a script that every page imports already.
 export function later(load, wait = 1000, last) {
-  return load().catch((e) => new Promise((again) => e === last ? console.error(e) : setTimeout(again, wait)).then(() => later(load, Math.min(2 * wait, 10000), e)));
+  return load().catch((e) => new Promise((again) => e === last ? console.error(e) : updated().then((gone) => gone || setTimeout(again, wait))).then(() => later(load, Math.min(2 * wait, 10000), e)));
+}
+
+// updated tells whether the site has been updated since the page was
+// made, and if so tells the player, once, with a button that reloads the
+// page (nothing is lost: the games are on the server). The page asks for
+// its scripts under its own version of the site, which an updated site no
+// longer has: it answers 404, where a site that is down answers nothing,
+// or a proxy's 502. So a failed import asks for this script again, past
+// the cache; gone, the site's answer is the line that says so in the
+// page's language (Site.Static).
+let told;
+function updated() {
+  return told ??= fetch(import.meta.url, { cache: 'no-store' }).then(async (res) => {
+    if (res.status !== 404) return told = null; // asked again at the next failure
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = await res.text();
+    b.onclick = () => location.reload();
+    document.getElementById('updated').append(b);
+    return true;
+  }, () => told = null);
 }
 
 // drawDiagrams draws every still picture of a board on the page.
