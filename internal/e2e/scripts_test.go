@@ -33,6 +33,9 @@ type refuser struct {
 	// made: their version's files are asked for under another one, which
 	// the server no longer has, as an updated site would not.
 	updated bool
+	// foreign says that a proxy before the site answers boards.js, once
+	// the page has it, with a "not found" page of its own.
+	foreign bool
 
 	mu    sync.Mutex
 	asked map[string]int
@@ -49,12 +52,19 @@ func newRefuser(t *testing.T, srv *bt.Server, scripts ...string) *refuser {
 		r.asked[req.URL.Path]++
 		refused := r.asked[req.URL.Path] <= r.refusals(req.URL.Path)
 		broken := r.broken != "" && strings.HasSuffix(req.URL.Path, "/"+r.broken)
+		foreign := r.foreign && strings.HasSuffix(req.URL.Path, "/js/boards.js") && r.asked[req.URL.Path] > 1
 		if r.updated && strings.HasPrefix(req.URL.Path, "/static/") {
 			req.URL.Path = "/static/000000000000/" + strings.SplitN(req.URL.Path, "/", 4)[3]
 		}
 		r.mu.Unlock()
 		if refused {
 			http.Error(w, "the site is restarting", http.StatusServiceUnavailable)
+			return
+		}
+		if foreign {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`<!doctype html><title>404</title><h1>Not Found</h1>`))
 			return
 		}
 		if broken {
@@ -230,6 +240,25 @@ func TestPageOfAnUpdatedSiteOffersAReload(t *testing.T) {
 	}
 	if s, err := bt.Eval[string](alice, `document.getElementById("updated").textContent`); err != nil || s != "" {
 		t.Errorf("the reloaded page still offers a reload: %q %v", s, err)
+	}
+}
+
+// A proxy's own "not found" page is not the site's word that it was
+// updated: a page that gets one offers no reload, and its scripts still
+// come when they can.
+func TestProxysNotFoundIsNoUpdate(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	front := newRefuser(t, srv, "js/actions.js")
+	front.foreign = true
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	alice := bt.NewProfile(t)
+	must(t, bt.Navigate(alice, strings.Replace(g.playerURL, srv.URL, front.URL, 1)))
+	waitFor(t, alice, `document.querySelector("#actions button.resign") !== null`, true, "the player's controls, once their script came")
+	if n := front.count("/js/boards.js"); n < 2 {
+		t.Fatalf("boards.js asked for %d times: the page never asked whether the site was updated", n)
+	}
+	if s, err := bt.Eval[string](alice, `document.getElementById("updated").textContent`); err != nil || s != "" {
+		t.Errorf("a proxy's page is taken for the site's word: %q %v", s, err)
 	}
 }
 

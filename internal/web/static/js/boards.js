@@ -68,7 +68,8 @@ export function later(load, wait = 1000, last) {
 let told;
 function updated() {
   return told ??= fetch(import.meta.url, { cache: 'no-store' }).then(async (res) => {
-    if (res.status !== 404) return told = null; // asked again at the next failure
+    // Only the site's own line: a proxy's page of its own is no words for a button.
+    if (res.status !== 404 || !/^text\/plain/.test(res.headers.get('content-type'))) return told = null; // asked again at the next failure
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = await res.text();
