@@ -35,7 +35,7 @@ func TestPhoneBarsClearOfTheActions(t *testing.T) {
 	acceptInvitation(t, bob, inputValue(t, alice, "invite-url"))
 	waitStatus(t, bob, "Your friend's turn") // the friend's page, once it has joined and reloaded
 	waitStatus(t, alice, "Du bist am Zug")
-	must(t, bt.Tap(alice, `#board [data-cell="e5"]`))
+	tapCell(t, alice, "e5")
 	must(t, bt.Tap(alice, "#pending-yes"))
 	waitMoves(t, bob, 1)
 	// As the page is opened again, at its top.

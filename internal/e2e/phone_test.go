@@ -191,7 +191,7 @@ func TestSmallPhoneKeepsThePageAboveTheBar(t *testing.T) {
 	}
 
 	small(375, 667)
-	must(t, bt.Tap(alice, `#board [data-cell="h8"]`))
+	tapCell(t, alice, "h8")
 	must(t, bt.WaitText(alice, "#pending-text", "Play h8?"))
 	if hit := reachable("#pending-yes", false); hit != "" {
 		t.Fatalf("a tap on the confirmation reaches %s", hit)

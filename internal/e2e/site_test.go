@@ -139,7 +139,8 @@ func TestKeyboardReplayAndScreenReaders(t *testing.T) {
 }
 
 // On a phone the board fills the width and is never cut off, a tap on a
-// cell chooses a move and a second tap confirms it.
+// cell chooses a move (on a board of side 8, the first zooms in) and a
+// tap on the confirmation plays it.
 func TestPhone(t *testing.T) {
 	srv := bt.StartServer(t, "")
 	alice := bt.NewProfile(t, bt.Phone)
@@ -166,14 +167,14 @@ func TestPhone(t *testing.T) {
 	if !checked {
 		t.Fatal("confirming moves is not on by default on a touch screen")
 	}
-	must(t, bt.Tap(alice, `#board [data-cell="h8"]`))
+	tapCell(t, alice, "h8")
 	must(t, bt.WaitText(alice, "#pending-text", "Play h8?"))
 	bt.Screenshot(t, alice, "havannah-phone-confirm")
 	must(t, bt.Tap(alice, "#pending-yes"))
 	waitMoves(t, bob, 1)
-	must(t, bt.Tap(bob, `#board [data-cell="g7"]`))
+	tapCell(t, bob, "g7")
 	must(t, bt.Tap(bob, "#pending-no"))
-	must(t, bt.Tap(bob, `#board [data-cell="g8"]`))
+	tapCell(t, bob, "g8")
 	must(t, bt.Tap(bob, "#pending-yes"))
 	waitMoves(t, alice, 2)
 	if s, _ := bt.Eval[string](alice, `[...document.querySelectorAll("#moves button")].map(b => b.textContent).join(" ")`); s != "h8 g8" {

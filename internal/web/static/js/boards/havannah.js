@@ -5,7 +5,7 @@
 // cells in row-major order.
 import { svg, cellLabel, parseMarks } from './svg.js';
 import { onSlide, onChoose } from './pointer.js';
-import { setChoosable } from './focus.js';
+import { focusOn, setChoosable } from './focus.js';
 
 const R = 10; // cell radius in drawing units
 const W = Math.sqrt(3) * R; // distance between neighbours in a row
@@ -43,12 +43,14 @@ export function create(el, ctx) {
   let size = 0;
   let cells = [];
   let legal = new Set();
+  const zoom = ctx.send && zoomer(el, root, ctx.t, () => legal.size > 0);
 
   // Press, slide and release: the cell under the pointer is marked while it
   // moves and chosen where it lets go, so a finger need not hide its target.
+  // On the zoomed board a finger pans instead.
   const playable = (g) => g && legal.has(g.dataset.cell);
   onSlide(root, {
-    start: () => !!ctx.send && legal.size > 0,
+    start: () => !!ctx.send && legal.size > 0 && !zoom.on(),
     over: playable,
     drop: (g) => {
       if (playable(g)) ctx.send(g.dataset.cell);
@@ -57,6 +59,7 @@ export function create(el, ctx) {
 
   function build(n) {
     size = n;
+    if (zoom) zoom.end();
     root.replaceChildren();
     cells = cellsOf(n);
     const xs = [];
@@ -85,7 +88,8 @@ export function create(el, ctx) {
       cell.mark = svg('circle', { class: 'mark', cx: x, cy: y, r: R * 0.22 });
       cell.win = svg('polygon', { class: 'win-mark', points: star(x, y) });
       cell.g.append(cell.stone, cell.win, cell.mark);
-      onChoose(cell.g, () => {
+      onChoose(cell.g, (e) => {
+        if (e && zoom && zoom.tap(e)) return;
         if (legal.has(cell.name) && ctx.send) ctx.send(cell.name);
         else if (ctx.send) ctx.refused?.(cell.name);
       });
@@ -103,6 +107,9 @@ export function create(el, ctx) {
     const view = state.view;
     if (view.size !== size) build(view.size);
     legal = new Set(ctx.send ? state.legal || [] : []);
+    // The zoom lasts while the player has a cell to choose, or one chosen
+    // to confirm.
+    if (zoom && !legal.size && !state.preview) zoom.end();
     const winning = new Set(view.winning || []);
     const marks = parseMarks(ctx.marks, (name) => cells.some((c) => c.name === name)).cells;
     cells.forEach((cell, i) => {
@@ -120,6 +127,72 @@ export function create(el, ctx) {
   }
 
   return { update, cells: () => cells };
+}
+
+// A finger's target should be 24 px across at least (WCAG 2.5.8), and a
+// big board on a phone draws its cells smaller (a side of 10 under 18 px
+// on a screen 360 px wide). There a finger's first tap zooms in on where
+// it landed, at least twice, within the board's frame, which keeps its
+// place on the page and pans; a tap on a cell of the zoomed board chooses
+// it. A tap beside the board, the button back to the whole board, or
+// Escape on the board zooms out, and so does the move. A mouse, the keys
+// and a screen reader (whose click comes without a finger's press)
+// choose at once, as they always did.
+const TARGET = 24; // px
+const ZOOMED = 36; // px a cell is across at least, zoomed in
+
+function zoomer(el, root, t, playing) {
+  const out = document.createElement('button');
+  out.type = 'button';
+  out.className = 'zoom-out';
+  out.textContent = t('board.zoom_out');
+  let finger = false; // the last press on the board was a finger's
+  let width = 0; // of the window, zoomed in: turned, the board is laid out anew
+  root.addEventListener('pointerdown', (e) => { finger = e.pointerType === 'touch'; });
+  root.addEventListener('click', (e) => { if (!e.target.closest('[data-cell]')) tap(e); });
+  addEventListener('pointerdown', (e) => { if (!el.contains(e.target)) end(); }, true);
+  addEventListener('resize', () => { if (innerWidth !== width) end(); });
+  el.addEventListener('keydown', (e) => { if (e.key === 'Escape') end(); });
+  out.addEventListener('click', end);
+
+  // tap zooms in on click e if it is a finger's first on cells too small
+  // for it, and says whether it did.
+  function tap(e) {
+    const touched = finger;
+    finger = false;
+    const cell = root.querySelector('.cell polygon').getBoundingClientRect().width;
+    if (width || !touched || !playing() || cell >= TARGET) return false;
+    width = innerWidth;
+    // The point tapped, in the drawing's units, goes to the frame's middle
+    // as near as its edges allow, the board turned round or not.
+    const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(root.getScreenCTM().inverse());
+    const scale = Math.max(2, ZOOMED / cell) * cell / W;
+    const box = root.viewBox.baseVal;
+    el.style.height = `${root.getBoundingClientRect().height}px`;
+    root.style.width = `${box.width * scale}px`;
+    root.style.height = `${box.height * scale}px`;
+    el.classList.add('zoomed');
+    el.append(out);
+    const to = at.matrixTransform(root.getScreenCTM());
+    const frame = el.getBoundingClientRect();
+    el.scrollLeft += to.x - frame.left - el.clientWidth / 2;
+    el.scrollTop += to.y - frame.top - el.clientHeight / 2;
+    return true;
+  }
+
+  // end shows the whole board again; the focus on its button goes back to
+  // the board.
+  function end() {
+    if (!width) return;
+    width = 0;
+    const back = out.contains(document.activeElement);
+    out.remove();
+    el.classList.remove('zoomed');
+    el.style.height = root.style.width = root.style.height = '';
+    if (back) focusOn(root.querySelector('[tabindex="0"]') ?? root);
+  }
+
+  return { tap, end, on: () => width > 0 };
 }
 
 // star is the shape that marks a winning stone, so it does not rely on
