@@ -367,7 +367,7 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	p, err := within(r.Context(), s.hub, id, func(g *liveGame) (pagePosition, error) { return g.pagePosition(), nil })
 	if err != nil {
-		http.Error(w, asError(err).Message, asError(err).Status)
+		s.previewRefused(w, r, err)
 		return
 	}
 	etag := `"` + id + "-" + strconv.Itoa(p.version) + `"`
@@ -412,14 +412,33 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 			return // nobody is left to answer
 		}
 		s.log.Error("drawing a preview", "game", id, "err", err)
-		w.Header().Set("Cache-Control", "no-store")
-		http.Error(w, "the position could not be drawn", http.StatusInternalServerError)
+		s.previewRefused(w, r, refuse(http.StatusInternalServerError, "internal", "the position could not be drawn"))
 		return
 	}
 	cacheable()
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Content-Length", strconv.Itoa(len(img)))
 	w.Write(img)
+}
+
+// previewRefused answers a preview that cannot be had with a line in the
+// asker's language, as any file of the site that is not there, and keeps
+// it out of caches: the game may be there later (a link cut short, then
+// mended), or the drawing succeed.
+func (s *Server) previewRefused(w http.ResponseWriter, r *http.Request, err error) {
+	e := asError(err)
+	lang := s.site.Lang(r)
+	text := e.Message
+	switch {
+	case e == errNotFound:
+		text = s.site.T(lang, "error.not_found")
+	case e.Status >= http.StatusInternalServerError:
+		text = s.site.T(lang, "error.internal")
+	}
+	noteCause(w, e, err)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Language", lang)
+	http.Error(w, text, e.Status)
 }
 
 // Short: the position changes with the next move, and the address with

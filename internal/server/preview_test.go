@@ -675,3 +675,19 @@ func TestFinishedDvonnPreviewSaysTheScore(t *testing.T) {
 		t.Errorf("a page without scripts does not say %q", want)
 	}
 }
+
+// The picture of a game that is not there is a line of text, as any file
+// of the site that is not there: in the language of whoever asked, and
+// not kept, since the game may yet be there (a link cut short, then
+// mended) or be answered in another language.
+func TestPreviewOfNoGameIsTranslated(t *testing.T) {
+	ts := newTestServer(t)
+	for lang, want := range map[string]string{"de": "Spiel nicht gefunden", "pl": "Nie ma takiej partii", "en": "No such game"} {
+		res, body := get(t, http.DefaultClient, ts.URL+"/g/nosuchgame/preview.png?v=3", "Accept-Language", lang)
+		if res.StatusCode != http.StatusNotFound || strings.TrimSpace(body) != want || res.Header.Get("Content-Language") != lang ||
+			res.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: %d %q, Content-Language %q, Cache-Control %q; want 404 %q, not kept", lang, res.StatusCode, body,
+				res.Header.Get("Content-Language"), res.Header.Get("Cache-Control"), want)
+		}
+	}
+}
