@@ -195,3 +195,40 @@ func TestLowTimeAnnouncedInSeconds(t *testing.T) {
 		}
 	}
 }
+
+// A slow game's clock in its last hour shows the minutes alone, counted
+// up: never "0 h 0 min left" while the player may still move. Drawn by
+// the page's own clocks, in each language, from the times a state brings.
+func TestSlowClockLastHour(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	var c struct {
+		ID string `json:"id"`
+	}
+	if code, err := post(t, srv.URL+"/api/games", "", `{"game":"havannah","options":{"size":4},"clock":{"days":1}}`, &c); err != nil || code != 201 {
+		t.Fatalf("create: %d %v", code, err)
+	}
+	watcher := bt.NewProfile(t)
+	for lang, want := range map[string][]string{
+		"en": {"42 min left", "1 min left", "1 h 0 min left", "1 day 0 h left"},
+		"de": {"noch 42 Min.", "noch 1 Min.", "noch 1 Std. 0 Min.", "noch 1 Tag 0 Std."},
+		"pl": {"zostały 42 min", "została 1 min", "została 1 godz. 0 min", "został 1 dzień 0 godz."},
+	} {
+		must(t, bt.Navigate(watcher, srv.URL+"/g/"+c.ID+"?lang="+lang))
+		waitStatus(t, watcher, "")
+		got, err := bt.Eval[[]string](watcher, `(async () => {
+			const src = document.querySelector("script[type=module]").src;
+			const { createClocks } = await import(new URL("clocks.js", src));
+			const { t } = await import(new URL("i18n.js", src));
+			const root = document.createElement("div");
+			const clocks = createClocks({ t, root, announce() {}, colourName: (seat) => seat, soundOn: () => false, mySeat: null });
+			return [42 * 60000, 30000, 59 * 60000 + 30000, 86400000].map((ms) => {
+				clocks.update({ status: "playing", clock: { days: 1, white_ms: ms, black_ms: 86400000, running: null, server_ms: Date.now() } });
+				return root.querySelector(".white .time").textContent;
+			});
+		})()`)
+		must(t, err)
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: a slow clock shows %q, want %q", lang, got, want)
+		}
+	}
+}

@@ -443,3 +443,33 @@ func TestACookieOfNoSeatWatches(t *testing.T) {
 		})
 	}
 }
+
+// A slow game's time left, as "my games" says it, counts the minutes up
+// to the end: never "0 h 0 min" while the player may still move, nor
+// "0 h" in front of the last hour's minutes.
+func TestSlowTimeLeftNearTheEnd(t *testing.T) {
+	ts := newTestServer(t)
+	const minute, hour = int64(60_000), int64(3_600_000)
+	for _, c := range []struct {
+		lang string
+		ms   int64
+		want string
+	}{
+		{"en", 72 * hour, "3 days 0 h left"},
+		{"en", 25 * hour, "1 day 1 h left"},
+		{"en", 5*hour + 30*minute, "5 h 30 min left"},
+		{"en", 42 * minute, "42 min left"},
+		{"en", 30_000, "1 min left"},
+		{"en", 59*minute + 30_000, "1 h 0 min left"},
+		{"de", 42 * minute, "noch 42 Min."},
+		{"de", 1, "noch 1 Min."},
+		{"pl", minute, "została 1 min"},
+		{"pl", 42 * minute, "zostały 42 min"},
+		{"pl", 5 * minute, "zostało 5 min"},
+		{"pl", 2*hour + 5*minute, "zostały 2 godz. 5 min"},
+	} {
+		if got := ts.srv.timeLeft(c.lang, c.ms, true); got != c.want {
+			t.Errorf("%s, %d ms left: %q, want %q", c.lang, c.ms, got, c.want)
+		}
+	}
+}

@@ -136,11 +136,16 @@ func (s *Server) myLine(g *liveGame, secret, lang string) myGame {
 // timeLeft says how much time a clock has left, as the game page does.
 func (s *Server) timeLeft(lang string, ms int64, days bool) string {
 	if days {
-		hours := ms / 3_600_000
-		if hours >= 24 {
-			return s.site.T(lang, "clock.left_days", "days", hours/24, "hours", hours%24)
+		// Minutes counted up, as clocks.js does: the last minute is one
+		// still to play, not nought.
+		minutes := (ms + 59_999) / 60_000
+		switch {
+		case minutes >= 24*60:
+			return s.site.T(lang, "clock.left_days", "days", minutes/(24*60), "hours", minutes%(24*60)/60)
+		case minutes >= 60:
+			return s.site.T(lang, "clock.left_hours", "hours", minutes/60, "minutes", minutes%60)
 		}
-		return s.site.T(lang, "clock.left_hours", "hours", hours, "minutes", ms%3_600_000/60_000)
+		return s.site.T(lang, "clock.left_minutes", "minutes", minutes)
 	}
 	sec := ms / 1000
 	text := fmt.Sprintf("%d:%02d", sec/60, sec%60)

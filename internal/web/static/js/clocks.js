@@ -143,9 +143,11 @@ export function createClocks({ t, root, announce, colourName, soundOn, mySeat, s
 
   function format(ms) {
     if (base.days) {
-      const hours = Math.floor(ms / 3600000);
-      if (hours >= 24) return t('clock.left_days', { days: Math.floor(hours / 24), hours: hours % 24 });
-      return t('clock.left_hours', { hours, minutes: Math.floor((ms % 3600000) / 60000) });
+      // Minutes counted up: the last one is still to play, not nought.
+      const minutes = Math.ceil(ms / 60000);
+      if (minutes >= 1440) return t('clock.left_days', { days: Math.floor(minutes / 1440), hours: Math.floor((minutes % 1440) / 60) });
+      if (minutes >= 60) return t('clock.left_hours', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+      return t('clock.left_minutes', { minutes });
     }
     if (ms < 10000) return tenths.format(Math.floor(ms / 100) / 10);
     const s = Math.floor(ms / 1000);
