@@ -70,6 +70,9 @@ type hub struct {
 	// the moves it searched after and the move it found; tests replace it.
 	searched func(moves []string, found string)
 	notify   func(notice)
+	// keepNotices subscribes a seat of a new game, same friend, to the
+	// push notices the player's seat in the game before had.
+	keepNotices func(ctx context.Context, from, to store.SeatOf) error
 	// noticeWait is how long a notice waits, with other instances, to
 	// learn whether the player is looking at the game on one of them (see
 	// tell); tests that count notices set it to 0.
@@ -114,7 +117,8 @@ type hub struct {
 func newHub(st Store, games map[string]game.Game, log *slog.Logger) *hub {
 	ctx, stop := context.WithCancel(context.Background())
 	return &hub{store: st, games: games, log: log, now: time.Now, live: map[string]*liveGame{}, ctx: ctx, stop: stop,
-		afterFunc: time.AfterFunc, notify: func(notice) {}, noticeWait: 2 * presenceEvery, memoryShort: heapNearLimit, searched: func([]string, string) {}}
+		afterFunc: time.AfterFunc, notify: func(notice) {},
+		keepNotices: func(context.Context, store.SeatOf, store.SeatOf) error { return nil }, noticeWait: 2 * presenceEvery, memoryShort: heapNearLimit, searched: func([]string, string) {}}
 }
 
 // within runs f on the game id, loaded and locked, and returns what f

@@ -47,7 +47,7 @@ type pushStore interface {
 // notice is one thing to tell one seat of a game.
 type notice struct {
 	game, gameName, seat string
-	kind                 string // "turn", "again", "takeback", "joined", "won", "lost", "draw" or "aborted"
+	kind                 string // "turn", "again", "takeback", "joined", "won", "lost", "draw", "aborted", "rematch" or "next"
 	text                 []any  // name, value pairs for the message
 }
 
@@ -234,6 +234,24 @@ func (p *pusher) sendOne(ctx context.Context, n notice, subs []store.Subscriptio
 		}
 	}
 	return kept
+}
+
+// carry subscribes seat to, of a new game, same friend, to what seat
+// from of the game before was subscribed to: a player who asked to be
+// told of their turn is told in the next game too, and hears that it has
+// begun.
+func (p *pusher) carry(ctx context.Context, from, to store.SeatOf) error {
+	subs, err := p.store.SubscriptionsOf(ctx, []store.SeatOf{from})
+	if err != nil {
+		return err
+	}
+	for _, sub := range subs {
+		sub.Game, sub.Seat = to.Game, to.Seat
+		if err := p.store.Subscribe(ctx, sub); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pushContact is the contact the site signs its notices with: the one

@@ -631,3 +631,53 @@ func TestPushContact(t *testing.T) {
 		}
 	}
 }
+
+// subscribeAs subscribes the holder of secret in game id to ps, as a page
+// in lang would.
+func subscribeAs(t *testing.T, ts *testServer, ps *pushService, id, secret, lang string) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"subscription": ps.subscription("/send")})
+	req, _ := http.NewRequest("POST", ts.URL+"/api/games/"+id+"/push", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+secret)
+	req.Header.Set("Accept-Language", lang)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("subscribe: %v %v", res, err)
+	}
+	res.Body.Close()
+}
+
+// "New game, same friend" keeps the notices its players asked for: the
+// one who offered it hears that it has begun, and each hears of their
+// turn in it, as in the game before, without asking again.
+func TestPushNoticesFollowTheNewGame(t *testing.T) {
+	ts := newTestServer(t)
+	go ts.srv.push.run(t.Context())
+	var key struct{ Key string }
+	ts.call(t, "GET", "/api/push/key", "", nil, &key)
+	white, black := newPushService(t, key.Key), newPushService(t, key.Key)
+	ts.srv.push.allowed = []string{white.URL + "/", black.URL + "/"}
+	g := finished(t, ts)
+	subscribeAs(t, ts, white, g.id, g.white, "pl")
+	subscribeAs(t, ts, black, g.id, g.black, "de")
+
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, nil)
+	black.next(t) // the offer
+	var next struct{ ID string }
+	if code := ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, nil, &next); code != http.StatusCreated {
+		t.Fatalf("accepting the new game: %d", code)
+	}
+	if m := white.next(t); m["body"] != "Havannah: znajomy przyjął propozycję: nowa partia się zaczęła." || m["url"] != "/g/"+next.ID {
+		t.Fatalf("the offer's maker is told %+v", m)
+	}
+	// Colours swapped: the friend begins, and the one who offered is
+	// told of their turn in the new game.
+	ts.call(t, "POST", "/api/games/"+next.ID+"/moves", g.black, map[string]any{"ply": 0, "move": "a1"}, nil)
+	if m := white.next(t); m["body"] != "Havannah: twój ruch (zagrano a1)." || m["url"] != "/g/"+next.ID {
+		t.Fatalf("the turn in the new game: %+v", m)
+	}
+	ts.call(t, "POST", "/api/games/"+next.ID+"/moves", g.white, map[string]any{"ply": 1, "move": "d4"}, nil)
+	if m := black.next(t); m["body"] != "Havannah: Du bist am Zug (d4 wurde gespielt)." || m["url"] != "/g/"+next.ID {
+		t.Fatalf("the friend's turn in the new game: %+v", m)
+	}
+}

@@ -330,12 +330,33 @@ func (h *hub) startNext(ctx context.Context, g *liveGame, creator string, t Term
 	client := clientOf(ctx)
 	h.remember(rec, nil, client)
 	g.rec.Next = rec.ID
+	h.noticesFollow(ctx, g, rec, creator, where)
 	h.broadcastNext(g)
 	h.publish(g, busMessage{Kind: "next", Next: rec.ID})
 	if rec.Computer == "white" {
 		h.thinkers.add(rec.ID, searchKey(client, rec.ID))
 	}
 	return rematched{next: rec.ID, version: len(g.events)}, nil
+}
+
+// noticesFollow carries the push notices the players of g asked for over
+// to next, where seat is now where(seat), and tells creator, who offered
+// it, that it has begun: the other player has just accepted it. Their
+// page of g, if on screen, follows by itself. A subscription not carried
+// only costs notices: the new game has started all the same.
+func (h *hub) noticesFollow(ctx context.Context, g *liveGame, next store.Game, creator string, where func(string) string) {
+	if g.rec.Computer != "" {
+		return // the one who asked began it
+	}
+	for _, seat := range []string{"white", "black"} {
+		err := h.keepNotices(ctx, store.SeatOf{Game: g.rec.ID, Seat: seat}, store.SeatOf{Game: next.ID, Seat: where(seat)})
+		if err != nil {
+			h.log.Error("carrying push subscriptions to the new game", "game", next.ID, "err", err)
+		}
+	}
+	if !g.lookingAt(creator, h.now()) {
+		h.notify(notice{game: next.ID, gameName: next.Game, seat: where(creator), kind: "next"})
+	}
 }
 
 // commitAfterEnd stores one event that follows the end of g (an offer of

@@ -186,6 +186,7 @@ func New(cfg Config) *Server {
 		s.push.knowSubscribers()
 	}
 	s.hub.notify = s.push.tell
+	s.hub.keepNotices = s.push.carry
 	s.hub.searchers = newSearchers(ai.DefaultNodes * ai.NodeBytes)
 	s.hub.thinkers = newThinkers(max(1, runtime.NumCPU()-1), s.hub.computerMove, cfg.Log)
 	// Previews are drawn on half the processors at most (one at least),
