@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"crypto/ecdh"
 	"crypto/rand"
 	"encoding/base64"
@@ -103,5 +104,53 @@ func TestPushNoticesOn(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("no notice reached the push service")
 		}
+	}
+}
+
+// A player who asked for notices and then plays a new game with the same
+// friend finds them on in the new game's page too, as the server keeps
+// sending them there; the friend, who never asked, is offered them.
+func TestPushNoticesOnInTheNewGame(t *testing.T) {
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusCreated)
+	}))
+	t.Cleanup(service.Close)
+	key, err := ecdh.P256().GenerateKey(rand.Reader)
+	must(t, err)
+	b64 := base64.RawURLEncoding.EncodeToString
+	sub, _ := json.Marshal(map[string]any{
+		"endpoint": service.URL + "/send/alice", "expirationTime": nil,
+		"keys": map[string]string{"p256dh": b64(key.PublicKey().Bytes()), "auth": b64(make([]byte, 16))},
+	})
+	srv := bt.StartServerEnv(t, "", "BRETTER_PUSH_ENDPOINTS="+service.URL+"/send/")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	_, err = cdp.Call(alice, chromedp.FromContext(alice).Browser, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted, Origin: srv.URL,
+	})
+	must(t, err)
+	// The browser's one subscription, made on the first click.
+	_, err = cdp.Call(alice, chromedp.FromContext(alice).Target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: fmt.Sprintf(`{ const sub = { endpoint: %q, toJSON: () => (%s) };
+			PushManager.prototype.getSubscription = async () => localStorage.getItem("subscribed") ? sub : null;
+			PushManager.prototype.subscribe = async () => (localStorage.setItem("subscribed", "1"), sub); }`, service.URL+"/send/alice", sub),
+	})
+	must(t, err)
+	id := startPair(t, srv, alice, bob, "4")
+	must(t, bt.Click(alice, "#notices-on"))
+	waitFor(t, alice, `!document.getElementById("notices-off").hidden`, true, "the notices on")
+	must(t, bt.Click(alice, "#actions button.resign"))
+	must(t, bt.Click(alice, `#confirm button[value=yes]`))
+	waitStatus(t, bob, "You won")
+	must(t, bt.Click(alice, "#actions button.rematch"))
+	must(t, bt.WaitText(bob, "#actions", "Your friend offers a new game"))
+	must(t, bt.Click(bob, "#actions button.accept"))
+	for _, ctx := range []context.Context{alice, bob} {
+		waitFor(t, ctx, `location.pathname !== "/g/`+id+`"`, true, "the new game's page")
+		must(t, bt.WaitText(ctx, "#moves", "No moves yet"))
+	}
+	waitFor(t, alice, `!document.getElementById("notices-off").hidden && document.getElementById("notices-on").hidden`, true, "the notices on in the new game")
+	must(t, bt.WaitText(alice, "#notices-note", "This browser tells you when it is your turn"))
+	if on, err := bt.Eval[bool](bob, `!document.getElementById("notices-on").hidden && document.getElementById("notices-off").hidden`); err != nil || !on {
+		t.Fatalf("the friend, who never asked, is not offered the notices (%v)", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -327,6 +328,30 @@ func (s *Server) apiUnsubscribe(w http.ResponseWriter, r *http.Request) {
 	s.asSeat(w, r, func(id, seat string) error {
 		return s.push.store.Unsubscribe(r.Context(), id, seat, req.Endpoint)
 	})
+}
+
+// apiSubscribed says whether the seat gets notices at the endpoint the
+// query names: the page of a new game, same friend, finds the notices of
+// the game before carried over, which its browser did not ask for there.
+func (s *Server) apiSubscribed(w http.ResponseWriter, r *http.Request) {
+	endpoint := r.URL.Query().Get("endpoint")
+	if endpoint == "" || len(endpoint) > maxEndpoint {
+		writeError(w, refuse(http.StatusBadRequest, "bad_request", "give the endpoint of a subscription (at most %d bytes)", maxEndpoint))
+		return
+	}
+	id := r.PathValue("id")
+	seat, err := within(r.Context(), s.hub, id, func(g *liveGame) (string, error) { return g.seat(s.secret(r, id)) })
+	var subs []store.Subscription
+	if err == nil {
+		subs, err = s.push.store.SubscriptionsOf(r.Context(), []store.SeatOf{{Game: id, Seat: seat}})
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	subscribed := slices.ContainsFunc(subs, func(sub store.Subscription) bool { return sub.Endpoint == endpoint })
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]any{"seat": seat, "subscribed": subscribed})
 }
 
 // maxEndpoint bounds a subscription's address: the push services give

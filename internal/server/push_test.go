@@ -21,6 +21,7 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -679,5 +680,43 @@ func TestPushNoticesFollowTheNewGame(t *testing.T) {
 	ts.call(t, "POST", "/api/games/"+next.ID+"/moves", g.white, map[string]any{"ply": 1, "move": "d4"}, nil)
 	if m := black.next(t); m["body"] != "Havannah: Du bist am Zug (d4 wurde gespielt)." || m["url"] != "/g/"+next.ID {
 		t.Fatalf("the friend's turn in the new game: %+v", m)
+	}
+}
+
+// A page asks whether its browser's subscription gets the seat's
+// notices: so it does once carried over to a new game, same friend.
+func TestPushSubscribedAsked(t *testing.T) {
+	ts := newTestServer(t)
+	ps := newPushService(t, "")
+	ts.srv.push.allowed = []string{ps.URL + "/"}
+	g := finished(t, ts)
+	subscribeAs(t, ts, ps, g.id, g.white, "en")
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, nil)
+	var next struct{ ID string }
+	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.black, nil, &next)
+	type answer struct {
+		Seat       string
+		Subscribed bool
+	}
+	ask := func(id, secret, endpoint string) (int, answer) {
+		var a answer
+		code := ts.call(t, "GET", "/api/games/"+id+"/push?endpoint="+url.QueryEscape(endpoint), secret, nil, &a)
+		return code, a
+	}
+	mine := ps.URL + "/send"
+	if code, a := ask(next.ID, g.white, mine); code != http.StatusOK || a != (answer{"black", true}) {
+		t.Fatalf("the subscription carried over: %d %+v", code, a)
+	}
+	if code, a := ask(next.ID, g.white, mine+"/other"); code != http.StatusOK || a.Subscribed {
+		t.Fatalf("another browser's endpoint: %d %+v", code, a)
+	}
+	if code, a := ask(next.ID, g.black, mine); code != http.StatusOK || a != (answer{"white", false}) {
+		t.Fatalf("the friend, who asked for no notices: %d %+v", code, a)
+	}
+	if code, _ := ask(next.ID, g.white, ""); code != http.StatusBadRequest {
+		t.Fatalf("no endpoint: %d", code)
+	}
+	if code, _ := ask(next.ID, "", mine); code != http.StatusForbidden {
+		t.Fatalf("a watcher: %d", code)
 	}
 }

@@ -230,6 +230,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/chat", s.apiChat)
 	m.HandleFunc("GET /api/push/key", s.apiPushKey)
 	m.Handle("GET /sw.js", s.site.ServiceWorker())
+	m.HandleFunc("GET /api/games/{id}/push", s.apiSubscribed)
 	m.HandleFunc("POST /api/games/{id}/push", s.charged(s.apiSubscribe))
 	m.HandleFunc("DELETE /api/games/{id}/push", s.charged(s.apiUnsubscribe))
 	m.HandleFunc("GET /api/games/{id}/ws", s.live)

@@ -22,6 +22,20 @@ export function wireNotices({ t, gameId }) {
     note.textContent = on ? t('push.on') : '';
   };
   show(!!localStorage.getItem(memo));
+  // A new game, same friend, keeps the notices of the game before: the
+  // server says whether this browser's subscription came along.
+  if (!localStorage.getItem(memo) && Notification.permission === 'granted') {
+    carried().catch(() => {});
+  }
+  async function carried() {
+    const sub = await (await navigator.serviceWorker.getRegistration())?.pushManager.getSubscription();
+    if (!sub) return;
+    const res = await fetch(`/api/games/${gameId}/push?endpoint=${encodeURIComponent(sub.endpoint)}`);
+    if (res.ok && (await res.json()).subscribed) {
+      localStorage.setItem(memo, sub.endpoint);
+      show(true);
+    }
+  }
   // Once refused, the browser no longer asks: only its own settings can
   // allow notices again, and the player is told where.
   if (Notification.permission === 'denied') note.textContent = t('push.denied');
