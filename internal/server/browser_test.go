@@ -473,3 +473,41 @@ func TestSlowTimeLeftNearTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// "My games" puts first the moves due first: a game of a day per move
+// with an hour left comes before one of fourteen days that has waited
+// longer, and games whose clock runs before those without one, which
+// come longest waiting first.
+func TestMyGamesMostUrgentFirst(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	me := ts.browser(t)
+	start := func(body string) string {
+		cr := createAs(t, ts, me, body)
+		var j struct{ Secret string }
+		invite := cr.InviteURL[strings.LastIndex(cr.InviteURL, "/")+1:]
+		if code := ts.call(t, "POST", "/api/games/"+cr.ID+"/join", "", map[string]string{"invite": invite}, &j); code != http.StatusOK {
+			t.Fatalf("join: %d", code)
+		}
+		ts.play(t, testGame{id: cr.ID, white: cr.Secret, black: j.Secret}, "e5 d4")
+		return cr.ID
+	}
+	free := start(`{"game":"havannah","start":"me"}`)
+	ft.advance(time.Hour)
+	free2 := start(`{"game":"havannah","start":"me"}`)
+	ft.advance(time.Hour)
+	slow := start(`{"game":"havannah","start":"me","clock":{"days":14}}`)
+	ft.advance(time.Hour)
+	soon := start(`{"game":"havannah","start":"me","clock":{"days":1}}`)
+	ft.advance(23 * time.Hour)
+
+	_, page := get(t, me, ts.URL+"/my", "Accept-Language", "en")
+	at := 0
+	for _, want := range []string{"Your move", soon, "1 h 0 min left", slow, "13 days 0 h left", free, free2} {
+		i := strings.Index(page[at:], want)
+		if i < 0 {
+			t.Fatalf("my games lacks %q after position %d, or has it too early: want the game of an hour left, then of thirteen days, then those without a clock, longest waiting first", want, at)
+		}
+		at += i + len(want)
+	}
+}

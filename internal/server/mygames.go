@@ -32,6 +32,9 @@ type myGame struct {
 	// "" otherwise.
 	Due     string
 	Updated time.Time
+	// deadline is when the side to move runs out of time; zero without
+	// a running clock.
+	deadline time.Time
 }
 
 // myGamesData is the page: games to move in first, then those waiting
@@ -85,11 +88,29 @@ func (s *Server) myGames(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	newest := func(a, b myGame) int { return b.Updated.Compare(a.Updated) }
-	// Whoever waits longest for this player comes first.
-	slices.SortFunc(d.Turn, func(a, b myGame) int { return a.Updated.Compare(b.Updated) })
+	slices.SortFunc(d.Turn, mostUrgent)
 	slices.SortFunc(d.Waiting, newest)
 	slices.SortFunc(d.Over, newest)
 	s.render(w, r, http.StatusOK, "mygames", lang, s.site.T(lang, "my.title"), d)
+}
+
+// mostUrgent orders the games to move in: the move due first comes
+// first, so that no game is lost on time for one that could wait, then
+// the games without a running clock, whoever waits longest for this
+// player first.
+func mostUrgent(a, b myGame) int {
+	switch {
+	case a.deadline.IsZero() != b.deadline.IsZero():
+		if a.deadline.IsZero() {
+			return 1
+		}
+		return -1
+	case !a.deadline.IsZero():
+		if c := a.deadline.Compare(b.deadline); c != 0 {
+			return c
+		}
+	}
+	return a.Updated.Compare(b.Updated)
 }
 
 // myLine describes g for the player holding secret.
@@ -125,6 +146,7 @@ func (s *Server) myLine(g *liveGame, secret, lang string) myGame {
 				ms = c.BlackMS
 			}
 			line.Left = s.timeLeft(lang, ms, c.Days != 0)
+			line.deadline = now.Add(time.Duration(c.HeldMS+ms) * time.Millisecond)
 			if c.Days != 0 {
 				line.Due = now.Add(time.Duration(ms) * time.Millisecond).UTC().Format(time.RFC3339)
 			}
