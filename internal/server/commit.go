@@ -118,6 +118,10 @@ func playerNotices(g *liveGame, last store.Event) []notice {
 			// The rules made the other's move (a pass): the player is
 			// to move again after their own.
 			n.kind = "again"
+		case last.Move == "swap":
+			// Havannah's one move that is a word: told in the player's
+			// words, as the page's list of moves does.
+			n.kind = "swapped"
 		default:
 			n.text = []any{"move", last.Move}
 		}

@@ -48,7 +48,7 @@ type pushStore interface {
 // notice is one thing to tell one seat of a game.
 type notice struct {
 	game, gameName, seat string
-	kind                 string // "turn", "again", "takeback", "joined", "won", "lost", "draw", "aborted", "rematch" or "next"
+	kind                 string // "turn", "again", "takeback", "joined", "won", "lost", "draw", "aborted", "rematch", "next" or "swapped"
 	text                 []any  // name, value pairs for the message
 }
 

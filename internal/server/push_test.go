@@ -720,3 +720,27 @@ func TestPushSubscribedAsked(t *testing.T) {
 		t.Fatalf("a watcher: %d", code)
 	}
 }
+
+// A swap is told in words, in the player's language, as the page's list
+// of moves says it, not in the notation's one English word.
+func TestPushNoticeOfASwap(t *testing.T) {
+	for lang, want := range map[string]string{
+		"en": "Havannah: your turn: your first stone was taken over by a swap.",
+		"de": "Havannah: Du bist am Zug: Dein erster Stein wurde per Tausch übernommen.",
+		"pl": "Havannah: twój ruch: przeciwnik przejął zamianą twój pierwszy pionek.",
+	} {
+		ts := newTestServer(t)
+		go ts.srv.push.run(t.Context())
+		var key struct{ Key string }
+		ts.call(t, "GET", "/api/push/key", "", nil, &key)
+		ps := newPushService(t, key.Key)
+		ts.srv.push.allowed = []string{ps.URL + "/"}
+		g := ts.newGame(t, `{"game":"havannah","options":{"size":5,"swap":true},"start":"me"}`)
+		subscribeAs(t, ts, ps, g.id, g.white, lang)
+		ts.moveAt(t, g, 0, "c3")
+		ts.moveAt(t, g, 1, "swap")
+		if m := ps.next(t); m["body"] != want {
+			t.Errorf("%s: the notice of a swap says %q, want %q", lang, m["body"], want)
+		}
+	}
+}
