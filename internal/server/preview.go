@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -376,7 +377,7 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("ETag", etag)
 		w.Header().Set("Cache-Control", previewCaching)
 	}
-	if r.Header.Get("If-None-Match") == etag {
+	if noneMatch(r.Header.Get("If-None-Match"), etag) {
 		cacheable()
 		w.WriteHeader(http.StatusNotModified)
 		return
@@ -419,6 +420,20 @@ func (s *Server) previewImage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Content-Length", strconv.Itoa(len(img)))
 	w.Write(img)
+}
+
+// noneMatch reports whether an If-None-Match header names etag, as HTTP
+// compares them there (RFC 9110, 13.1.2): weakly, so that a proxy that
+// made the tag weak as it compressed still gets its 304, and in a list,
+// as a cache holding several versions asks.
+func noneMatch(header, etag string) bool {
+	for _, tag := range strings.Split(header, ",") {
+		tag = strings.TrimSpace(tag)
+		if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+			return true
+		}
+	}
+	return false
 }
 
 // previewRefused answers a preview that cannot be had with a line in the

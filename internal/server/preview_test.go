@@ -691,3 +691,27 @@ func TestPreviewOfNoGameIsTranslated(t *testing.T) {
 		}
 	}
 }
+
+// A cache that asks again with the picture's ETag gets 304 however it
+// writes the question: a proxy that compresses makes the tag weak
+// (W/"..."), and a cache holding several versions lists them all.
+func TestPreviewNotModifiedAsCachesAsk(t *testing.T) {
+	ts := newTestServer(t)
+	g := ts.newGame(t, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	url := ts.URL + "/g/" + g.id + "/preview.png?v=2"
+	res, _ := get(t, http.DefaultClient, url)
+	etag := res.Header.Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag")
+	}
+	for _, asked := range []string{etag, "W/" + etag, `"older", ` + etag, `W/"older",W/` + etag, "*"} {
+		if res, _ := get(t, http.DefaultClient, url, "If-None-Match", asked); res.StatusCode != http.StatusNotModified || res.Header.Get("ETag") != etag {
+			t.Errorf("If-None-Match: %s: %d, ETag %q", asked, res.StatusCode, res.Header.Get("ETag"))
+		}
+	}
+	for _, asked := range []string{`"older"`, `W/"older", "other"`, strings.Trim(etag, `"`)} {
+		if res, _ := get(t, http.DefaultClient, url, "If-None-Match", asked); res.StatusCode != http.StatusOK {
+			t.Errorf("If-None-Match: %s, another picture: %d", asked, res.StatusCode)
+		}
+	}
+}
