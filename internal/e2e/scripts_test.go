@@ -33,9 +33,12 @@ type refuser struct {
 	// made: their version's files are asked for under another one, which
 	// the server no longer has, as an updated site would not.
 	updated bool
-	// foreign says that a proxy before the site answers boards.js, once
-	// the page has it, with a "not found" page of its own.
-	foreign bool
+	// foreign is the type of the "not found" answer of its own with
+	// which a proxy before the site answers boards.js once the page has
+	// it: "text/html", a page, or "text/plain", the line Go's
+	// http.NotFound writes (as Traefik does for a site it cannot reach
+	// just then); "" for none.
+	foreign string
 
 	mu    sync.Mutex
 	asked map[string]int
@@ -52,7 +55,7 @@ func newRefuser(t *testing.T, srv *bt.Server, scripts ...string) *refuser {
 		r.asked[req.URL.Path]++
 		refused := r.asked[req.URL.Path] <= r.refusals(req.URL.Path)
 		broken := r.broken != "" && strings.HasSuffix(req.URL.Path, "/"+r.broken)
-		foreign := r.foreign && strings.HasSuffix(req.URL.Path, "/js/boards.js") && r.asked[req.URL.Path] > 1
+		foreign := r.foreign != "" && strings.HasSuffix(req.URL.Path, "/js/boards.js") && r.asked[req.URL.Path] > 1
 		if r.updated && strings.HasPrefix(req.URL.Path, "/static/") {
 			req.URL.Path = "/static/000000000000/" + strings.SplitN(req.URL.Path, "/", 4)[3]
 		}
@@ -61,8 +64,12 @@ func newRefuser(t *testing.T, srv *bt.Server, scripts ...string) *refuser {
 			http.Error(w, "the site is restarting", http.StatusServiceUnavailable)
 			return
 		}
+		if foreign && r.foreign == "text/plain" {
+			http.NotFound(w, req)
+			return
+		}
 		if foreign {
-			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Type", r.foreign)
 			w.WriteHeader(http.StatusNotFound)
 			w.Write([]byte(`<!doctype html><title>404</title><h1>Not Found</h1>`))
 			return
@@ -243,13 +250,19 @@ func TestPageOfAnUpdatedSiteOffersAReload(t *testing.T) {
 	}
 }
 
-// A proxy's own "not found" page is not the site's word that it was
-// updated: a page that gets one offers no reload, and its scripts still
-// come when they can.
+// A proxy's own "not found", a page or a line of text, is not the site's
+// word that it was updated: a page that gets one offers no reload, and
+// its scripts still come when they can.
 func TestProxysNotFoundIsNoUpdate(t *testing.T) {
+	for _, kind := range []string{"text/html", "text/plain"} {
+		t.Run(kind, func(t *testing.T) { proxysNotFoundIsNoUpdate(t, kind) })
+	}
+}
+
+func proxysNotFoundIsNoUpdate(t *testing.T, kind string) {
 	srv := bt.StartServer(t, "")
 	front := newRefuser(t, srv, "js/actions.js")
-	front.foreign = true
+	front.foreign = kind
 	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
 	alice := bt.NewProfile(t)
 	must(t, bt.Navigate(alice, strings.Replace(g.playerURL, srv.URL, front.URL, 1)))

@@ -218,7 +218,8 @@ func (s *Site) Static() http.Handler {
 // scripts, style sheets and images that nobody reads. A file of another
 // version is one that a page made before the site was updated asks for:
 // the line says so, and the page puts it on a button that reloads it
-// (boards.js, updated).
+// (boards.js, updated). Its Content-Language is how the page tells it
+// from a proxy's "not found" line.
 func (s *Site) missingFile(w http.ResponseWriter, r *http.Request) {
 	lang := s.Lang(r)
 	key := "error.page_not_found"

@@ -68,8 +68,10 @@ export function later(load, wait = 1000, last) {
 let told;
 function updated() {
   return told ??= fetch(import.meta.url, { cache: 'no-store' }).then(async (res) => {
-    // Only the site's own line: a proxy's page of its own is no words for a button.
-    if (res.status !== 404 || !/^text\/plain/.test(res.headers.get('content-type'))) return told = null; // asked again at the next failure
+    // Only the site's own line, which says in what language it is: a
+    // proxy's "not found" of its own, a page or a line (Go's, which
+    // Traefik gives for a site it cannot reach), is no words for a button.
+    if (res.status !== 404 || !/^text\/plain/.test(res.headers.get('content-type')) || !res.headers.has('content-language')) return told = null; // asked again at the next failure
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = await res.text();
