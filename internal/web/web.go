@@ -232,12 +232,12 @@ func (s *Site) missingFile(w http.ResponseWriter, r *http.Request) {
 }
 
 // otherVersion reports whether p, a URL path, is under /static/ and a
-// version of the static files that is not this one's: hexadecimal, as
-// staticVersion writes it.
+// version of the static files that is not this one's: as many
+// hexadecimal digits as staticVersion writes.
 func (s *Site) otherVersion(p string) bool {
 	rest, ok := strings.CutPrefix(p, "/static/")
 	v, _, dir := strings.Cut(rest, "/")
-	return ok && dir && v != "" && v != s.version && strings.Trim(v, "0123456789abcdef") == ""
+	return ok && dir && len(v) == len(s.version) && v != s.version && strings.Trim(v, "0123456789abcdef") == ""
 }
 
 // Favicon serves the site's icon at /favicon.ico, where programs that
