@@ -37,7 +37,8 @@ type refuser struct {
 	// which a proxy before the site answers boards.js once the page has
 	// it: "text/html", a page, or "text/plain", the line Go's
 	// http.NotFound writes (as Traefik does for a site it cannot reach
-	// just then); "" for none.
+	// just then); "cut" for the site's own line cut short as it comes;
+	// "" for none.
 	foreign string
 
 	mu    sync.Mutex
@@ -63,6 +64,15 @@ func newRefuser(t *testing.T, srv *bt.Server, scripts ...string) *refuser {
 		if refused {
 			http.Error(w, "the site is restarting", http.StatusServiceUnavailable)
 			return
+		}
+		if foreign && r.foreign == "cut" {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.Header().Set("Content-Language", "en")
+			w.Header().Set("Content-Length", "100")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte("bretter"))
+			w.(http.Flusher).Flush() // the answer begun, then the connection cut
+			panic(http.ErrAbortHandler)
 		}
 		if foreign && r.foreign == "text/plain" {
 			http.NotFound(w, req)
@@ -250,11 +260,33 @@ func TestPageOfAnUpdatedSiteOffersAReload(t *testing.T) {
 	}
 }
 
+// The links to share are copied at once, while the board's script is
+// still on its way (here after a few failed fetches).
+func TestCopyWhileTheBoardComes(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	front := newRefuser(t, srv, "js/boards/havannah.js", "js/boards/havannah.js", "js/boards/havannah.js", "js/boards/havannah.js")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	alice := bt.NewProfile(t)
+	must(t, bt.Navigate(alice, strings.Replace(g.playerURL, srv.URL, front.URL, 1)))
+	for deadline := time.Now().Add(bt.Timeout); front.count("/js/boards/havannah.js") < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the board's script was never asked for")
+		}
+	}
+	_, err := bt.Eval[bool](alice, `document.querySelector("button[data-copy=player-url]").click(), true`)
+	must(t, err)
+	waitFor(t, alice, `document.querySelector("button[data-copy=player-url]").textContent`, "Copied", "the link copied while the board comes")
+	if n := front.count("/js/boards/havannah.js"); n > 4 {
+		t.Fatalf("the board came before the copy was tried (%d fetches): the test proves nothing", n)
+	}
+	waitStatus(t, alice, "Your turn")
+}
+
 // A proxy's own "not found", a page or a line of text, is not the site's
 // word that it was updated: a page that gets one offers no reload, and
 // its scripts still come when they can.
 func TestProxysNotFoundIsNoUpdate(t *testing.T) {
-	for _, kind := range []string{"text/html", "text/plain"} {
+	for _, kind := range []string{"text/html", "text/plain", "cut"} {
 		t.Run(kind, func(t *testing.T) { proxysNotFoundIsNoUpdate(t, kind) })
 	}
 }

@@ -78,7 +78,7 @@ function updated() {
     b.onclick = () => location.reload();
     document.getElementById('updated').append(b);
     return true;
-  }, () => told = null);
+  }).catch(() => told = null); // the fetch or its text failed: asked again at the next failure
 }
 
 // drawDiagrams draws every still picture of a board on the page.

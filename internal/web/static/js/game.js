@@ -37,6 +37,7 @@ const page = {
 
 export async function start() {
   page.boot = JSON.parse($('boot').textContent);
+  wireCopy(); // at once: the board's script may be long in coming
   page.mod = await load(page.boot.game);
   page.settings = wire(() => render());
   // The bar's buttons for what a phone needs at hand: turning the board
@@ -111,7 +112,6 @@ export async function start() {
   if (page.boot.invite || page.boot.used || $('invite-share')) {
     later(() => import('./invite.js')).then((m) => m.invitation({ t, page, notice, render }));
   }
-  wireCopy();
   connect();
 }
 
