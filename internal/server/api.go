@@ -145,11 +145,14 @@ type credential struct {
 func (s *Server) credential(r *http.Request, id string) credential {
 	if auth := r.Header.Get("Authorization"); auth != "" {
 		// The scheme in any case, as HTTP has it ("bearer" too).
-		scheme, secret, ok := strings.Cut(auth, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") {
+		scheme, secret, _ := strings.Cut(auth, " ")
+		if !strings.EqualFold(scheme, "Bearer") {
 			return credential{"\x00", true} // present but unusable: never matches
 		}
-		return credential{strings.TrimSpace(secret), true}
+		if secret = strings.TrimSpace(secret); secret == "" {
+			return credential{} // a program that has no secret to give: it watches
+		}
+		return credential{secret, true}
 	}
 	if r.Method != http.MethodGet && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		return credential{}

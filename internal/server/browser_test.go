@@ -397,6 +397,7 @@ func TestACookieOfNoSeatWatches(t *testing.T) {
 		{"the seat's secret given", http.Header{"Authorization": {"Bearer " + g.black}}, "black", http.StatusOK},
 		{"another game's secret given", http.Header{"Authorization": {"Bearer " + other.white}}, "", http.StatusForbidden},
 		{"another scheme", http.Header{"Authorization": {"Basic " + g.black}}, "", http.StatusForbidden},
+		{"an empty secret given", http.Header{"Authorization": {"Bearer "}}, "", http.StatusOK},
 		// What the request gives decides, whatever the browser sends.
 		{"a wrong secret given beside the seat's cookie", http.Header{"Authorization": {"Bearer nope"}, "Cookie": {"seat_" + g.id + "=" + g.black}}, "", http.StatusForbidden},
 	} {
