@@ -159,6 +159,10 @@ func TestAbort(t *testing.T) {
 	if strings.Contains(boot, `"invite"`) || strings.Contains(boot, `"used"`) || strings.Contains(metaTags(page)["og:description"], "invited") {
 		t.Errorf("the invitation of a game called off: %s, %q", boot, metaTags(page)["og:description"])
 	}
+	// Nor does it offer its moves to step through: it has none.
+	if d := metaTags(page)["og:description"]; d != "A game of DVONN on bretter, called off before its first move." {
+		t.Errorf("the preview of a game called off before its first move: %q", d)
+	}
 	// A game over with both seats taken says so, as any game with both.
 	done := finished(t, ts)
 	if code := ts.call(t, "POST", "/api/games/"+done.id+"/join", "", map[string]string{"invite": done.invite}, &e); code != http.StatusConflict || e.Code != "seat_taken" {

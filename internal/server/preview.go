@@ -93,6 +93,9 @@ func (s *Server) meta(r *http.Request, lang string, p pagePosition, invited bool
 	if p.status == "over" {
 		m.Title = t("preview.title_over", "game", name, "state", trimStop(state), "n", p.moves)
 		m.Description = t("preview.description_over", "game", name)
+		if p.moves == 0 && p.reason == "aborted" {
+			m.Description = t("preview.description_none", "game", name) // nothing to step through
+		}
 	}
 	if invited {
 		m.Description = t("preview.invited", "game", name)
