@@ -82,15 +82,16 @@ func (h *hub) commitAt(ctx context.Context, g *liveGame, now time.Time, steps ..
 // tellPlayers sends a push notice to whoever's turn it has become, or to
 // both players when the game has ended.
 func (h *hub) tellPlayers(g *liveGame, last store.Event) {
-	for _, n := range playerNotices(g, last) {
+	for _, n := range playerNotices(g, last, h.now()) {
 		h.tell(g, n)
 	}
 }
 
 // playerNotices are the notices last, just applied to g, brings its
 // players: to whoever's turn it has become, or to both when the game has
-// ended. The computer needs none.
-func playerNotices(g *liveGame, last store.Event) []notice {
+// ended. The computer needs none. A notice of a turn on a running clock
+// lasts until that clock's time is up.
+func playerNotices(g *liveGame, last store.Event, now time.Time) []notice {
 	base := notice{game: g.rec.ID, gameName: g.rec.Game}
 	var out []notice
 	switch {
@@ -125,6 +126,10 @@ func playerNotices(g *liveGame, last store.Event) []notice {
 		default:
 			n.text = []any{"move", last.Move}
 		}
+		// A turn whose time runs out is no news after it has.
+		if st := g.clockState(now); st.Running == n.seat {
+			n.life = max(time.Second, st.Deadline.Sub(now))
+		}
 		out = append(out, n)
 	}
 	return slices.DeleteFunc(out, func(n notice) bool { return n.seat == g.rec.Computer })
@@ -135,7 +140,7 @@ func playerNotices(g *liveGame, last store.Event) []notice {
 // none while they look; should such a page die unseen, the notice goes
 // from here (see hub.leave), as it would for news stored here.
 func (h *hub) spareForPagesHere(g *liveGame, last store.Event) {
-	for _, n := range playerNotices(g, last) {
+	for _, n := range playerNotices(g, last, h.now()) {
 		if i := seatIndex(n.seat); g.presence[i].looking > 0 {
 			g.spared[i] = &n
 		}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -50,7 +51,15 @@ type notice struct {
 	game, gameName, seat string
 	kind                 string // "turn", "again", "takeback", "joined", "won", "lost", "draw", "aborted", "rematch", "next" or "swapped"
 	text                 []any  // name, value pairs for the message
+	// life is how long a push service may keep the notice for a device
+	// that is offline; 0 for noticeLife.
+	life time.Duration
 }
+
+// noticeLife is how long a push service keeps a notice for a device that
+// is offline, at most: the four weeks the services allow. A slow game's
+// player may be away for days, and their turn waits for them.
+const noticeLife = 28 * 24 * time.Hour
 
 // pusher sends notices from queues of its own, so that no command waits
 // for a push service.
@@ -216,7 +225,7 @@ func (p *pusher) sendOne(ctx context.Context, n notice, subs []store.Subscriptio
 		res, err := webpush.SendNotificationWithContext(ctx, body, &webpush.Subscription{Endpoint: sub.Endpoint,
 			Keys: webpush.Keys{P256dh: sub.P256DH, Auth: sub.Auth}},
 			&webpush.Options{HTTPClient: p.client, Subscriber: p.contact, VAPIDPublicKey: public, VAPIDPrivateKey: private,
-				TTL: 24 * 3600, Urgency: webpush.UrgencyHigh, Topic: n.game})
+				TTL: int(cmp.Or(n.life, noticeLife).Seconds()), Urgency: webpush.UrgencyHigh, Topic: n.game})
 		if err != nil {
 			p.log.Warn("push: sending", "game", n.game, "err", err)
 			continue

@@ -23,6 +23,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,6 +62,7 @@ func newPushService(t *testing.T, siteKey string) *pushService {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
+		msg["ttl"] = r.Header.Get("TTL") // how long the service may keep it
 		// The answer is chosen before the test hears of the message,
 		// which may change it for the next one.
 		status := int(ps.status.Load())
@@ -231,13 +233,16 @@ func TestPushNotices(t *testing.T) {
 	invite := c.InviteURL[strings.LastIndex(c.InviteURL, "/")+1:]
 	var j struct{ Secret string }
 	ts.call(t, "POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": invite}, &j)
-	if m := ps.next(t); m["body"] != "Havannah: your friend has joined the game." || m["url"] != "/g/"+c.ID {
+	// A player away for days still finds their news when back online:
+	// the service keeps it the four weeks it may.
+	if m := ps.next(t); m["body"] != "Havannah: your friend has joined the game." || m["url"] != "/g/"+c.ID || m["ttl"] != "2419200" {
 		t.Fatalf("the notice of the friend joining: %+v", m)
 	}
 	g := testGame{id: c.ID, white: c.Secret, black: j.Secret}
 	ts.moveAt(t, g, 0, "c3")
 	ts.moveAt(t, g, 1, "d4")
-	if m := ps.next(t); !strings.Contains(m["body"], "your turn (d4 was played)") {
+	// A turn lasts until the player's three days are up.
+	if m := ps.next(t); !strings.Contains(m["body"], "your turn (d4 was played)") || !wholeIn(m["ttl"], 3*24*3600-10, 3*24*3600) {
 		t.Fatalf("the notice of White's turn: %+v", m)
 	}
 	// The browser dropped the subscription: the service says 410, and it
@@ -257,6 +262,12 @@ func TestPushNotices(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// wholeIn says whether s is a whole number from lo to hi.
+func wholeIn(s string, lo, hi int) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && lo <= n && n <= hi
 }
 
 func TestPushRefusesOtherAddresses(t *testing.T) {
