@@ -111,11 +111,15 @@ func TestKeyboardReplayAndScreenReaders(t *testing.T) {
 		t.Fatalf("live regions: %q", live)
 	}
 
-	// Stepping through the game with the keys; the live game is one key away.
+	// Stepping through the game with the keys, the arrows from anywhere,
+	// Home and End among the replay's buttons; the live game is one key
+	// away.
 	must(t, chromedp.Do(bob, chromedp.Click(chromedp.CSS("h1.game-title"))))
 	press(t, bob, kb.ArrowLeft)
 	must(t, bt.WaitText(bob, "#replay-banner", "Viewing move 2 of 3"))
 	waitStones(t, bob, 2)
+	_, err = bt.Eval[bool](bob, `(document.querySelector('#replay button[data-step="prev"]').focus(), true)`)
+	must(t, err)
 	press(t, bob, kb.Home)
 	must(t, bt.WaitText(bob, "#replay-banner", "Viewing move 0 of 3"))
 	waitStones(t, bob, 0)
@@ -409,7 +413,11 @@ func TestReplayTellsTheLivePosition(t *testing.T) {
 	waitMoves(t, p, 2)
 	must(t, chromedp.Do(p, chromedp.Click(chromedp.CSS("h1.game-title"))))
 	for _, back := range []func(){
-		func() { press(t, p, kb.End) },
+		func() {
+			_, err := bt.Eval[bool](p, `(document.querySelector('#replay button[data-step="first"]').focus(), true)`)
+			must(t, err)
+			press(t, p, kb.End)
+		},
 		func() { press(t, p, kb.Escape) },
 		func() { must(t, bt.Click(p, `#replay button[data-step="last"]`)) },
 	} {
@@ -422,6 +430,62 @@ func TestReplayTellsTheLivePosition(t *testing.T) {
 	g.move(t, srv, "white", 2, "c3")
 	waitMoves(t, p, 3)
 	waitFor(t, p, `document.getElementById("replay-banner").textContent`, "Aktuelle Stellung", "the banner after a move at the live game")
+}
+
+// Home and End scroll the page to its top and end, wherever the focus is
+// but among the replay's buttons and in the list of moves: there they go
+// to the first and the last move, and the page stays where it is.
+func TestReplayLeavesHomeAndEndToThePage(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	g.move(t, srv, "white", 0, "a1")
+	g.move(t, srv, "black", 1, "b2")
+	p := bt.NewProfile(t)
+	must(t, bt.Navigate(p, g.playerURL))
+	waitMoves(t, p, 2)
+	waitFor(t, p, `document.querySelector("#actions button.resign") !== null`, true, "the player's controls")
+	// A page longer than the screen, whatever the screen. A key is pressed
+	// once the page has come to rest (one pressed while it still glides
+	// may go unheeded); the last one tells whether a script took it.
+	_, err := bt.Eval[bool](p, `(document.body.style.minHeight = "300vh", addEventListener("scrollend", () => window.rest = true), addEventListener("keydown", (e) => window.taken = e.defaultPrevented), true)`)
+	must(t, err)
+	scrolls := func(key, to, what string) {
+		t.Helper()
+		_, err := bt.Eval[bool](p, `window.rest = false`)
+		must(t, err)
+		press(t, p, key)
+		waitFor(t, p, `window.rest && `+to, true, what)
+	}
+	const top, end = `scrollY === 0`, `scrollY > 0 && scrollY + innerHeight >= document.documentElement.scrollHeight - 1`
+	viewing := `document.getElementById("replay-banner").classList.contains("viewing")`
+
+	must(t, chromedp.Do(p, chromedp.Click(chromedp.CSS("h1.game-title"))))
+	scrolls(kb.End, end, "the page scrolled to its end by End")
+	scrolls(kb.Home, top, "the page scrolled to its top by Home")
+	// So on a button that is not the replay's.
+	_, err = bt.Eval[bool](p, `(document.querySelector("#actions button.resign").focus(), true)`)
+	must(t, err)
+	scrolls(kb.End, end, "the page scrolled to its end by End on the button to resign")
+	scrolls(kb.Home, top, "the page scrolled to its top by Home on the button to resign")
+	if v, err := bt.Eval[bool](p, viewing); err != nil || v {
+		t.Fatalf("Home and End outside the replay stepped through the game (%v)", err)
+	}
+
+	_, err = bt.Eval[bool](p, `(document.querySelector('#replay button[data-step="next"]').focus(), true)`)
+	must(t, err)
+	press(t, p, kb.Home)
+	must(t, bt.WaitText(p, "#replay-banner", "Viewing move 0 of 2"))
+	waitFor(t, p, `window.taken`, true, "Home taken by the replay")
+	_, err = bt.Eval[bool](p, `(document.querySelector('#moves button[data-ply="1"]').focus(), true)`)
+	must(t, err)
+	press(t, p, kb.End)
+	waitFor(t, p, viewing, false, "the live game by End in the list of moves")
+	waitFor(t, p, `window.taken`, true, "End taken by the list of moves")
+	press(t, p, kb.Home)
+	must(t, bt.WaitText(p, "#replay-banner", "Viewing move 0 of 2"))
+	if y, err := bt.Eval[float64](p, `scrollY`); err != nil || y != 0 {
+		t.Errorf("the page scrolled to %.0f (%v)", y, err)
+	}
 }
 
 // Stepping through a long finished game, the move on the board is in view

@@ -1,5 +1,6 @@
 // Stepping through a game's positions: the buttons under the board, the
-// keys ←/→/Home/End, or a click on a move in the list. Position k is the
+// keys ←/→ (Home/End among those buttons and in the list of moves), or a
+// click on a move in the list. Position k is the
 // board after k moves; "live" is the game as it stands now.
 //
 // playOn(k), when given, describes position k for "play on from here
@@ -52,9 +53,12 @@ export function createReplay({ t, count, show, liveText, playOn }) {
 
   document.addEventListener('keydown', (e) => {
     // The keys belong to whatever has the focus on the board (the board
-    // itself too), or in a field.
+    // itself too), or in a field. Home and End scroll the page to its top
+    // and end: they go to the first and last move only from the replay's
+    // buttons and the lists of moves.
     if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest('input, textarea, select, dialog, [data-cell], .board button, .board svg')) return;
-    const action = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => go(0), End: () => go(null), Escape: () => go(null) }[e.key];
+    const ours = e.target.closest('#replay, .moves, .strip');
+    const action = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: ours && (() => go(0)), End: ours && (() => go(null)), Escape: () => go(null) }[e.key];
     if (action && count() > 0) {
       e.preventDefault();
       action();
