@@ -282,6 +282,37 @@ func TestCopyWhileTheBoardComes(t *testing.T) {
 	waitStatus(t, alice, "Your turn")
 }
 
+// The offer to reload an updated site is in view wherever the page is
+// scrolled, on a phone too, above its action bar; the board, sized to
+// the screen below what is above it, makes room for it.
+func TestOfferToReloadIsInView(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	front := newRefuser(t, srv, "js/actions.js", "js/actions.js", "js/actions.js")
+	g := apiPair(t, srv, `{"game":"havannah","options":{"size":4},"start":"me"}`)
+	alice := bt.NewProfile(t, bt.Phone)
+	must(t, bt.Navigate(alice, strings.Replace(g.playerURL, srv.URL, front.URL, 1)))
+	waitStatus(t, alice, "Your turn")
+	for deadline := time.Now().Add(bt.Timeout); front.count("/js/boards.js") < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the page never asked whether the site was updated")
+		}
+	}
+	if y, err := bt.Eval[float64](alice, `(scrollTo(0, document.documentElement.scrollHeight), scrollY)`); err != nil || y == 0 {
+		t.Fatalf("the page does not scroll (%v)", err)
+	}
+	front.mu.Lock()
+	front.updated = true
+	front.mu.Unlock()
+	waitFor(t, alice, `document.querySelector("#updated button") !== null`, true, "the offer to reload")
+	box, err := bt.Eval[[]float64](alice, `(() => { const r = document.querySelector("#updated button").getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right, document.getElementById("action-bar").getBoundingClientRect().top, innerWidth, scrollY]; })()`)
+	must(t, err)
+	if top, bottom, left, right, bar, width := box[0], box[1], box[2], box[3], box[4], box[5]; top < 0 || bottom > bar || left < 0 || right > width || box[6] == 0 {
+		t.Errorf("the offer from %.0f to %.0f, %.0f to %.0f, in a screen %.0f wide above a bar at %.0f, the page scrolled to %.0f", top, bottom, left, right, width, bar, box[6])
+	}
+	waitFor(t, alice, `getComputedStyle(document.documentElement).getPropertyValue("--board-top") === document.getElementById("board").getBoundingClientRect().top + scrollY + "px"`, true, "the board's top kept where the board begins")
+	bt.Screenshot(t, alice, "phone-offer-to-reload")
+}
+
 // A proxy's own "not found", a page or a line of text, is not the site's
 // word that it was updated: a page that gets one offers no reload, and
 // its scripts still come when they can.

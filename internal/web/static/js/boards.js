@@ -74,6 +74,7 @@ function updated() {
     if (res.status !== 404 || !/^text\/plain/.test(res.headers.get('content-type')) || !res.headers.has('content-language')) return told = null; // asked again at the next failure
     const b = document.createElement('button');
     b.type = 'button';
+    b.className = 'primary';
     b.textContent = await res.text();
     b.onclick = () => location.reload();
     document.getElementById('updated').append(b);

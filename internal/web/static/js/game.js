@@ -44,8 +44,11 @@ export async function start() {
   // round (the same as its setting) and the settings further down.
   $('flip').addEventListener('click', () => document.querySelector('input[data-setting="flip"]').click());
   // On a phone that bar is fixed at the bottom of the screen, as tall as
-  // its buttons wrap: the style sheet keeps that much room free.
-  new ResizeObserver(fitBoard).observe($('action-bar'));
+  // its buttons wrap: the style sheet keeps that much room free. The offer
+  // to reload an updated site comes above the board, and moves it down.
+  const fit = new ResizeObserver(fitBoard);
+  fit.observe($('action-bar'));
+  fit.observe($('updated'));
   // Past the board without leaving the page's address a fragment.
   document.querySelector('.skip-board').addEventListener('click', (e) => {
     e.preventDefault();
@@ -522,8 +525,9 @@ function paintBoard(mine) {
 }
 
 // fitBoard tells the style sheet how tall the action bar is and where the
-// board begins (below the header, the status and a player's bar, however
-// they wrap): on a phone the board takes what is left of the screen.
+// board begins (below the header, an offer to reload, the status and a
+// player's bar, however they wrap): on a phone the board takes what is
+// left of the screen.
 function fitBoard() {
   const root = document.documentElement.style;
   root.setProperty('--bar-height', `${$('action-bar').offsetHeight}px`);
