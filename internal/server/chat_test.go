@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bretter/ai"
 	"bretter/internal/store"
 )
 
@@ -162,6 +163,7 @@ func TestBadLinesRefusedInTheSitesWords(t *testing.T) {
 		{"type": "chat", "text": strings.Repeat("ż", 501)},
 		{"type": "name", "name": "Ada\tLovelace"},
 		{"type": "name", "name": strings.Repeat("ż", 21)},
+		{"type": "name", "name": computerName(ai.MaxLevel)},
 	} {
 		msg["id"] = i + 1
 		white.send(msg)

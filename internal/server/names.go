@@ -18,9 +18,19 @@ import (
 const maxName = 20
 
 // cleanName trims a name and checks it: at most maxName characters, any
-// script, one line. An empty name removes it.
+// script, one line, and not what a record calls the site's computer,
+// which an import of the record would show as the computer. An empty
+// name removes it.
 func cleanName(name string) (string, error) {
-	return cleanLine(game.Word{Key: "why.line.name", Text: "a name"}, name, maxName)
+	what := game.Word{Key: "why.line.name", Text: "a name"}
+	name, err := cleanLine(what, name, maxName)
+	if err != nil {
+		return "", err
+	}
+	if computerLevel(name) > 0 {
+		return "", badLine(game.Because("why.line.computer", "{what} cannot be what the site calls its computer", "what", what))
+	}
+	return name, nil
 }
 
 // cleanLine trims a line of text that people write for others to read

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"bretter/ai"
 )
 
 func TestNames(t *testing.T) {
@@ -30,6 +32,14 @@ func TestNames(t *testing.T) {
 		{g.black, "\u2800\u2800", http.StatusBadRequest},
 		{g.black, "שלום\u200f", http.StatusOK},
 		{g.black, "👩\u200d💻 ن\u200cی", http.StatusOK},
+		// What a record calls the computer is the computer's: an import
+		// of the record would show the person as the computer. Any
+		// other level, or other letters, names nobody but a person.
+		{g.black, " bretter level 3 ", http.StatusBadRequest},
+		{g.black, computerName(ai.MinLevel), http.StatusBadRequest},
+		{g.black, computerName(ai.MaxLevel + 1), http.StatusOK},
+		{g.black, "Bretter level 3", http.StatusOK},
+		{g.black, "bretter level 03", http.StatusOK},
 		{"", "nobody", http.StatusForbidden},
 		{"wrong", "nobody", http.StatusForbidden},
 	} {
