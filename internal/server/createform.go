@@ -32,8 +32,7 @@ func (s *Server) createForm(w http.ResponseWriter, r *http.Request) {
 		err = req.Clock.Check()
 	}
 	if err != nil {
-		// A person typed the clock's numbers: the refusal is theirs to read.
-		err = refuse(http.StatusBadRequest, "bad_request", "%s", s.site.T(lang, "error.clock"))
+		err = refuse(http.StatusBadRequest, "bad_request", "%s", s.clockRefusal(lang, r.PostForm.Get("clock")))
 		s.refundCreation(client, err)
 		s.errorPage(w, r, lang, err)
 		return
@@ -133,6 +132,22 @@ func (s *Server) formRefusal(lang string, err error) error {
 		return err
 	}
 	return &Error{Status: e.Status, Code: e.Code, Message: s.site.T(lang, "error.form"), Cause: e.Cause}
+}
+
+// clockRefusal says in lang why the start form's clock, v, was refused.
+// A person typed a live clock's numbers, so the refusal is theirs to
+// read; a slow clock is chosen among days per move, and one the form
+// does not offer is told the days it does, not the live clock's minutes.
+func (s *Server) clockRefusal(lang, v string) string {
+	if !strings.HasPrefix(v, "d") {
+		return s.site.T(lang, "error.clock")
+	}
+	days := make([]string, len(clock.DaysChoices))
+	for i, d := range clock.DaysChoices {
+		days[i] = strconv.Itoa(d)
+	}
+	last := len(days) - 1
+	return s.site.T(lang, "error.clock_days", "choices", strings.Join(days[:last], ", "), "last", days[last])
 }
 
 // formClock reads the start form's clock: "" for none, a preset

@@ -253,6 +253,32 @@ func TestFormClockRefusedInTheVisitorsLanguage(t *testing.T) {
 	}
 }
 
+// A slow clock the start form does not offer is refused with the days per
+// move it offers, in the visitor's language, not with the live clock's
+// minutes, which were not asked for.
+func TestFormSlowClockRefusedWithTheDaysOffered(t *testing.T) {
+	ts := newTestServer(t)
+	want := ts.srv.site.T("pl", "error.clock_days", "choices", "1, 2, 3, 5, 7", "last", 14)
+	if want == "error.clock_days" {
+		t.Fatal("no Polish words for a slow clock refused")
+	}
+	for _, v := range []string{"d4", "d0", "d", "dx", "d-1"} {
+		f := url.Values{"game": {"havannah"}, "clock": {v}}
+		req, _ := http.NewRequest("POST", ts.URL+"/games", strings.NewReader(f.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept-Language", "pl")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest || errorSection(string(b)) == "" || !strings.Contains(errorSection(string(b)), want) {
+			t.Errorf("clock %q: %d, the page does not say %q:\n%s", v, res.StatusCode, want, errorSection(string(b)))
+		}
+	}
+}
+
 // The time control, increment and days per move included, stands in the
 // game's pages before any script runs, in the preview and in the terms of
 // a rematch, in the reader's language and with its numbers.
