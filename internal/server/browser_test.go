@@ -475,6 +475,40 @@ func TestSlowTimeLeftNearTheEnd(t *testing.T) {
 	}
 }
 
+// The moment a move is due, as my games says it, is the game page's: the
+// time on the clock after the grace a clock stands still once the site
+// is back from an outage.
+func TestMyGamesDueAfterTheGrace(t *testing.T) {
+	ts := newTestServer(t)
+	ft := useFakeTime(ts)
+	if err := ts.srv.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	me := ts.browser(t)
+	cr := createAs(t, ts, me, `{"game":"havannah","start":"me","clock":{"days":1}}`)
+	var j struct{ Secret string }
+	invite := cr.InviteURL[strings.LastIndex(cr.InviteURL, "/")+1:]
+	if code := ts.call(t, "POST", "/api/games/"+cr.ID+"/join", "", map[string]string{"invite": invite}, &j); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	ts.play(t, testGame{id: cr.ID, white: cr.Secret, black: j.Secret}, "e5 d4")
+	upFor(t, ts, ft, 5*time.Second)
+	ft.advance(time.Minute) // frozen: an outage, and the grace after it
+	c := ts.state(t, cr.ID, "").Clock
+	if c.HeldMS != restartGrace.Milliseconds() || *c.Running != "white" {
+		t.Fatalf("after a minute frozen: %+v", c)
+	}
+	want := ft.now.Add(time.Duration(c.HeldMS+c.WhiteMS) * time.Millisecond).Truncate(time.Second)
+	_, page := get(t, me, ts.URL+"/my", "Accept-Language", "en")
+	m := regexp.MustCompile(`<time datetime="([^"]+)">`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("my games says no moment the move is due")
+	}
+	if due, err := time.Parse(time.RFC3339, m[1]); err != nil || !due.Equal(want) {
+		t.Fatalf("the move is due at %s, want %s, after the grace: %v", m[1], want.UTC().Format(time.RFC3339), err)
+	}
+}
+
 // "My games" puts first the moves due first: a game of a day per move
 // with an hour left comes before one of fourteen days that has waited
 // longer, and games whose clock runs before those without one, which

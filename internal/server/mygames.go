@@ -28,8 +28,8 @@ type myGame struct {
 	Reason       string
 	Left         string // the time left of the side to move, "" without clock
 	// Due is when the side to move of a game of days must have moved
-	// (RFC 3339), for the page's script to say in the reader's own time;
-	// "" otherwise.
+	// (RFC 3339), the grace after an outage included, for the page's
+	// script to say in the reader's own time; "" otherwise.
 	Due     string
 	Updated time.Time
 	// deadline is when the side to move runs out of time; zero without
@@ -146,9 +146,10 @@ func (s *Server) myLine(g *liveGame, secret, lang string) myGame {
 				ms = c.BlackMS
 			}
 			line.Left = s.timeLeft(lang, ms, c.Days != 0)
+			// The clock stands still for the grace after an outage first.
 			line.deadline = now.Add(time.Duration(c.HeldMS+ms) * time.Millisecond)
 			if c.Days != 0 {
-				line.Due = now.Add(time.Duration(ms) * time.Millisecond).UTC().Format(time.RFC3339)
+				line.Due = line.deadline.UTC().Format(time.RFC3339)
 			}
 		}
 	}
