@@ -164,3 +164,17 @@ func TestTimeControlInWholeUnits(t *testing.T) {
 		}
 	}
 }
+
+// German names each thing with one word across the site: a piece of any
+// board is a "Stein" (not a "Stück"), a game record a "Partienotation"
+// (not an "Eintrag"), and Fanorona's two captures "Annähern" and
+// "Zurückweichen", as the buttons that choose them say.
+func TestGermanSaysOneWordForEachThing(t *testing.T) {
+	other := regexp.MustCompile(`Stück|(?i:eintr[aä]g)|Annäherung|Rückzug`)
+	for where, text := range texts(t, "de", "") {
+		text = strings.ReplaceAll(text, "am Stück", "") // "in one go"
+		if w := other.FindString(text); w != "" {
+			t.Errorf("de %s says %q: %s", where, w, text)
+		}
+	}
+}
