@@ -178,3 +178,25 @@ func TestGermanSaysOneWordForEachThing(t *testing.T) {
 		}
 	}
 }
+
+// Polish keeps the English distinctions: the other player is "znajomy"
+// wherever English says "friend" (never "przeciwnik", which the site
+// keeps for the other side in the rules and settings), a game is
+// "odwołana" wherever English calls it off, and a Fanorona turn, which
+// may hold several steps, is a "tura" wherever English says "turn".
+func TestPolishKeepsTheEnglishTerms(t *testing.T) {
+	en := texts(t, "en", "")
+	pl := texts(t, "pl", "")
+	callOff := regexp.MustCompile(`(?i)call(ed)? (the |this )?(game )?off`)
+	for key, text := range en {
+		fanorona := strings.Contains(key, "fanorona")
+		switch {
+		case strings.Contains(text, "friend") && strings.Contains(pl[key], "przeciwnik"):
+			t.Errorf("pl %s says przeciwnik where en says friend: %s", key, pl[key])
+		case callOff.MatchString(text) && !strings.Contains(strings.ToLower(pl[key]), "odwoł"):
+			t.Errorf("pl %s does not say odwołać where en calls a game off: %s", key, pl[key])
+		case fanorona && strings.Contains(text, "turn") && !strings.Contains(pl[key], "tur"):
+			t.Errorf("pl %s does not say tura where en says turn: %s", key, pl[key])
+		}
+	}
+}
