@@ -200,3 +200,30 @@ func TestPolishKeepsTheEnglishTerms(t *testing.T) {
 		}
 	}
 }
+
+// German and Polish quote with their own marks, „…“ and „…”; straight
+// quotes stand only where a record's syntax is shown ([Name "value"]),
+// as they must be typed. German sets a space before an ellipsis that
+// stands for words left out ("Neuer Versuch …"), as its other lines do,
+// and its dashes are en dashes.
+func TestGermanAndPolishTypography(t *testing.T) {
+	syntax := regexp.MustCompile(`\[[^\]]*\]`)
+	quotes := map[string]*regexp.Regexp{
+		"de": regexp.MustCompile(`„[^„“”]*“`),
+		"pl": regexp.MustCompile(`„[^„“”]*”`),
+	}
+	for lang, pair := range quotes {
+		for where, text := range texts(t, lang, "") {
+			rest := pair.ReplaceAllString(syntax.ReplaceAllString(text, ""), "")
+			if strings.ContainsAny(rest, `"„“”`) {
+				t.Errorf("%s %s quotes with the wrong marks: %s", lang, where, text)
+			}
+		}
+	}
+	unspaced := regexp.MustCompile(`[^ ]…`)
+	for where, text := range texts(t, "de", "") {
+		if unspaced.MatchString(text) || strings.Contains(text, "—") {
+			t.Errorf("de %s: %s", where, text)
+		}
+	}
+}
