@@ -478,10 +478,10 @@ func TestMalformedMoves(t *testing.T) {
 		m      game.Move
 		reason string
 	}{
-		{game.Move{}, "not a well-formed fanorona turn"},
-		{game.Move{A: 45 | 1<<6}, "not a well-formed fanorona turn"},
-		{game.Move{A: 3 | 1<<6, B: 1}, "not a well-formed fanorona turn"},
-		{addStep(paikaMove(3, east), 1, east, false), "not a well-formed fanorona turn"},
+		{game.Move{}, "not a well-formed Fanorona turn"},
+		{game.Move{A: 45 | 1<<6}, "not a well-formed Fanorona turn"},
+		{game.Move{A: 3 | 1<<6, B: 1}, "not a well-formed Fanorona turn"},
+		{addStep(paikaMove(3, east), 1, east, false), "not a well-formed Fanorona turn"},
 		{paikaMove(9, northEast), "no line leads northeast from a2"},
 		{addStep(chainStart(8), 0, east, false), "no line leads east from i1"},
 	}

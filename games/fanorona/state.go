@@ -164,7 +164,7 @@ func (s *State) settle() {
 // pieces captured, or why m is not legal.
 func check(m game.Move, side game.Player, own, enemy uint64) (newOwn, captured uint64, reason game.Reason) {
 	if !wellFormed(m) {
-		return 0, 0, game.Because("why.fanorona.not_a_turn", "not a well-formed fanorona turn")
+		return 0, 0, game.Because("why.fanorona.not_a_turn", "not a well-formed Fanorona turn")
 	}
 	p := moveStart(m)
 	if own&bit(p) == 0 {
