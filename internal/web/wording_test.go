@@ -227,3 +227,33 @@ func TestGermanAndPolishTypography(t *testing.T) {
 		}
 	}
 }
+
+// Lines a German editor set right, each for a reason that a general rule
+// cannot check: no comma before "oder" between two alternatives, a whole
+// sentence after a colon starts with a capital, the one who plays second
+// "zieht nach" (no neuter "als Zweites"), a seat being taken is taken by
+// you ("wird eingenommen" read as if someone else took it), and a status
+// line waits in the infinitive, not with an imperative "Warte".
+func TestGermanWording(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{
+		"entry.hint.havannah":  "Ein Feld wie e5 oder swap.",
+		"option.swap":          "Tauschregel (wer nachzieht, darf den ersten Stein übernehmen)",
+		"game.dvonn.howto_3":   "Kann niemand mehr ziehen, zählen die Stapel mit eigener Farbe oben: Die höhere Summe gewinnt.",
+		"join.joining":         "Du nimmst Platz …",
+		"status.waiting":       "Warten, bis dein Gegenüber die Einladung öffnet.",
+		"status.waiting_watch": "Warten auf die zweite Person.",
+	} {
+		if got := s.T("de", key); got != want {
+			t.Errorf("de %s: %q, want %q", key, got, want)
+		}
+	}
+	for _, key := range []string{"noscript.import", "noscript.play"} {
+		if got := s.T("de", key); !strings.Contains(got, ": Schalte es ein") {
+			t.Errorf("de %s: %q", key, got)
+		}
+	}
+}
