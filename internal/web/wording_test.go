@@ -257,3 +257,31 @@ func TestGermanWording(t *testing.T) {
 		}
 	}
 }
+
+// Lines a Polish editor set right: the page reconnects in the first
+// person in both its lines about it ("Łączę ponownie…"), the arrow keys
+// are what you move with, not what moves ("Strzałkami przechodzisz"), a
+// stack, not a move, leaves its space, a record's values stand in
+// double quotes, as the English says, and two things a capture chain may
+// not do are joined by "ani", not "i nie".
+func TestPolishWording(t *testing.T) {
+	s, err := New(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{
+		"board.keys":        "Strzałkami przechodzisz między tym, co możesz wybrać; Enter lub spacja wybiera.",
+		"why.dvonn.stay":    "stos musi opuścić swoje pole",
+		"why.record.quotes": "wartość {name} musi być w podwójnym cudzysłowie",
+	} {
+		if got := s.T("pl", key); got != want {
+			t.Errorf("pl %s: %q, want %q", key, got, want)
+		}
+	}
+	if got := s.T("pl", "status.reconnecting", "move", "e5"); !strings.Contains(got, "łączę ponownie…") {
+		t.Errorf("pl status.reconnecting: %q", got)
+	}
+	if got := s.T("pl", "fanorona.hint_chain"); !strings.Contains(got, "Nie w kierunku strzałki ani na punkt") {
+		t.Errorf("pl fanorona.hint_chain: %q", got)
+	}
+}
