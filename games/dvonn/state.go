@@ -188,9 +188,9 @@ func (s *State) check(m game.Move) game.Reason {
 	case kindPass:
 		if s.hasMove(p) {
 			if p == game.White {
-				return game.Because("why.dvonn.no_pass_white", "no passing while white can move a stack")
+				return game.Because("why.dvonn.no_pass_white", "no passing while White can move a stack")
 			}
-			return game.Because("why.dvonn.no_pass_black", "no passing while black can move a stack")
+			return game.Because("why.dvonn.no_pass_black", "no passing while Black can move a stack")
 		}
 		return game.Reason{}
 	}
@@ -201,9 +201,9 @@ func (s *State) check(m game.Move) game.Reason {
 	case s.occ&^(s.white|s.black)&bit != 0:
 		return game.Because("why.dvonn.lone_dvonn", "a lone DVONN piece never moves")
 	case s.own(p)&bit == 0 && p == game.White:
-		return game.Because("why.dvonn.black_stack", "the stack at {space} is black's", "space", spaceName(from))
+		return game.Because("why.dvonn.black_stack", "the stack at {space} is Black's", "space", spaceName(from))
 	case s.own(p)&bit == 0:
-		return game.Because("why.dvonn.white_stack", "the stack at {space} is white's", "space", spaceName(from))
+		return game.Because("why.dvonn.white_stack", "the stack at {space} is White's", "space", spaceName(from))
 	case surrounded(s.occ)&bit != 0:
 		return game.Because("why.dvonn.surrounded", "the stack at {space} is surrounded", "space", spaceName(from))
 	}

@@ -339,7 +339,7 @@ func TestPass(t *testing.T) {
 		t.Errorf("Forced() is true for White, who can move")
 	}
 	err := s.Play(passMove)
-	if !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), "no passing while white can move") {
+	if !errors.Is(err, game.ErrIllegalMove) || !strings.Contains(err.Error(), "no passing while White can move") {
 		t.Errorf("PASS by White, who can move: %v", err)
 	}
 	// D3C3 leaves the black stack on C3 cut off from E3: only the lone
@@ -402,16 +402,16 @@ func TestIllegalMoves(t *testing.T) {
 		{placing, "PASS", "no passing while pieces are placed"},
 		{filled, "C3", "all pieces are placed, now stacks move"},
 		{filled, "D3D4", "the stack at D3 is surrounded"},
-		{filled, "D1D2", "the stack at D1 is black's"},
+		{filled, "D1D2", "the stack at D1 is Black's"},
 		{filled, "A1A2", "a lone DVONN piece never moves"},
 		{filled, "E1E3", "a stack moves exactly its height (1) in a straight line"},
 		{filled, "E1F3", "a stack moves exactly its height (1) in a straight line"},
-		{filled, "PASS", "no passing while white can move a stack"},
+		{filled, "PASS", "no passing while White can move a stack"},
 		{at(jumpPosition, 51), "B3C3", "B3 is empty"},
 		{at(jumpPosition, 51), "A3B3", "a stack moves exactly its height (3) in a straight line"},
-		{at(jumpPosition, 51), "A2B2", "the stack at A2 is black's"},
+		{at(jumpPosition, 51), "A2B2", "the stack at A2 is Black's"},
 		{at(jumpPosition, 50), "B2B3", "a stack must land on another stack, and B3 is empty"},
-		{at("C3:W2:1 D3:B1:0 E3:R1:1", 50), "C3E3", "the stack at C3 is white's"},
+		{at("C3:W2:1 D3:B1:0 E3:R1:1", 50), "C3E3", "the stack at C3 is White's"},
 		{at("A3:W11:0 B3:B1:1", 51), "A3B3", "a stack moves exactly its height (11) in a straight line"},
 	}
 	for _, tt := range tests {
