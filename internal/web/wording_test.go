@@ -233,7 +233,9 @@ func TestGermanAndPolishTypography(t *testing.T) {
 // sentence after a colon starts with a capital, the one who plays second
 // "zieht nach" (no neuter "als Zweites"), a seat being taken is taken by
 // you ("wird eingenommen" read as if someone else took it), and a status
-// line waits in the infinitive, not with an imperative "Warte".
+// line waits in the infinitive, not with an imperative "Warte"; the line
+// about a move waiting for the connection begins as the plain line about
+// reconnecting does.
 func TestGermanWording(t *testing.T) {
 	s, err := New(games)
 	if err != nil {
@@ -251,6 +253,9 @@ func TestGermanWording(t *testing.T) {
 			t.Errorf("de %s: %q, want %q", key, got, want)
 		}
 	}
+	if got, lost := s.T("de", "status.reconnecting", "move", "e5"), s.T("de", "conn.lost"); !strings.HasPrefix(got, lost+" ") {
+		t.Errorf("de status.reconnecting: %q does not begin as conn.lost, %q", got, lost)
+	}
 	for _, key := range []string{"noscript.import", "noscript.play"} {
 		if got := s.T("de", key); !strings.Contains(got, ": Schalte es ein") {
 			t.Errorf("de %s: %q", key, got)
@@ -258,8 +263,9 @@ func TestGermanWording(t *testing.T) {
 	}
 }
 
-// Lines a Polish editor set right: the page reconnects in the first
-// person in both its lines about it ("Łączę ponownie…"), the arrow keys
+// Lines a Polish editor set right: the line about a move waiting for the
+// connection begins as the plain line about reconnecting does ("Łączę
+// ponownie…", not "łączenie ponownie…"), the arrow keys
 // are what you move with, not what moves ("Strzałkami przechodzisz"), a
 // stack, not a move, leaves its space, a record's values stand in
 // double quotes, as the English says, and two things a capture chain may
@@ -278,8 +284,8 @@ func TestPolishWording(t *testing.T) {
 			t.Errorf("pl %s: %q, want %q", key, got, want)
 		}
 	}
-	if got := s.T("pl", "status.reconnecting", "move", "e5"); !strings.Contains(got, "łączę ponownie…") {
-		t.Errorf("pl status.reconnecting: %q", got)
+	if got, lost := s.T("pl", "status.reconnecting", "move", "e5"), s.T("pl", "conn.lost"); !strings.HasPrefix(got, lost+" ") {
+		t.Errorf("pl status.reconnecting: %q does not begin as conn.lost, %q", got, lost)
 	}
 	if got := s.T("pl", "fanorona.hint_chain"); !strings.Contains(got, "Nie w kierunku strzałki ani na punkt") {
 		t.Errorf("pl fanorona.hint_chain: %q", got)
