@@ -291,3 +291,32 @@ func TestPolishWording(t *testing.T) {
 		t.Errorf("pl fanorona.hint_chain: %q", got)
 	}
 }
+
+// The things a player deals with keep their German and Polish word
+// wherever English names them: a seat is a "Platz" and a "miejsce" (not
+// the "Seite" or "strona" a colour is), an invitation an "Einladung" and
+// a "zaproszenie", a takeback a "Rücknahme" and a "cofnięcie", a clock an
+// "Uhr" and a "zegar".
+func TestTermsFollowTheEnglish(t *testing.T) {
+	terms := []struct{ en, de, pl string }{
+		{"seat", "Platz", "miejsc"},
+		{"invitation", "Einladung", "zaprosz"},
+		{"takeback", "Rücknahme", "cofnię"},
+		{"clock", "Uhr", "zegar"},
+	}
+	de, pl := texts(t, "de", ""), texts(t, "pl", "")
+	for key, text := range texts(t, "en", "") {
+		text = strings.ToLower(placeholder.ReplaceAllString(text, ""))
+		for _, term := range terms {
+			if !strings.Contains(text, term.en) {
+				continue
+			}
+			if !strings.Contains(strings.ToLower(de[key]), strings.ToLower(term.de)) {
+				t.Errorf("de %s does not say %s where en says %s: %s", key, term.de, term.en, de[key])
+			}
+			if !strings.Contains(strings.ToLower(pl[key]), term.pl) {
+				t.Errorf("pl %s does not say %s… where en says %s: %s", key, term.pl, term.en, pl[key])
+			}
+		}
+	}
+}
