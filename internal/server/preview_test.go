@@ -682,7 +682,7 @@ func TestFinishedDvonnPreviewSaysTheScore(t *testing.T) {
 // mended) or be answered in another language.
 func TestPreviewOfNoGameIsTranslated(t *testing.T) {
 	ts := newTestServer(t)
-	for lang, want := range map[string]string{"de": "Spiel nicht gefunden", "pl": "Nie ma takiej partii", "en": "No such game"} {
+	for lang, want := range map[string]string{"de": "Partie nicht gefunden", "pl": "Nie ma takiej partii", "en": "No such game"} {
 		res, body := get(t, http.DefaultClient, ts.URL+"/g/nosuchgame/preview.png?v=3", "Accept-Language", lang)
 		if res.StatusCode != http.StatusNotFound || strings.TrimSpace(body) != want || res.Header.Get("Content-Language") != lang ||
 			res.Header.Get("Cache-Control") != "no-store" {

@@ -337,7 +337,7 @@ func TestPushNoticeOfRematchOffer(t *testing.T) {
 	res.Body.Close()
 
 	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, nil, nil)
-	if m := ps.next(t); m["body"] != "Havannah: Dein Gegenüber bietet ein neues Spiel an." || m["url"] != "/g/"+g.id {
+	if m := ps.next(t); m["body"] != "Havannah: Dein Gegenüber bietet eine neue Partie an." || m["url"] != "/g/"+g.id {
 		t.Fatalf("the notice of the offer: %+v", m)
 	}
 	ts.call(t, "DELETE", "/api/games/"+g.id+"/rematch", g.white, nil, nil)
@@ -345,7 +345,7 @@ func TestPushNoticeOfRematchOffer(t *testing.T) {
 	// had the withdrawal been told, its notice would come first.
 	ft.advance(time.Minute)
 	ts.call(t, "POST", "/api/games/"+g.id+"/rematch", g.white, `{"options":{"size":6}}`, nil)
-	if m := ps.next(t); m["body"] != "Havannah: Dein Gegenüber bietet ein neues Spiel an." {
+	if m := ps.next(t); m["body"] != "Havannah: Dein Gegenüber bietet eine neue Partie an." {
 		t.Fatalf("the notice after the withdrawal: %+v", m)
 	}
 }

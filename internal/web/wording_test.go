@@ -320,3 +320,18 @@ func TestTermsFollowTheEnglish(t *testing.T) {
 		}
 	}
 }
+
+// German calls one game played on the site a "Partie", as its titles do
+// ("Meine Partien", "Partie abbrechen"); "Spiel" names a kind of game
+// (Havannah, DVONN) only. Saying both for one thing made "Ein neues Spiel
+// hat begonnen" and "Eine neue Partie hat begonnen" two notices of the
+// same event.
+func TestGermanSaysPartieForOneGame(t *testing.T) {
+	kind := map[string]bool{"why.hgf.other_game": true, "why.record.no_game": true, "why.record.unknown_game": true}
+	spiel := regexp.MustCompile(`\bSpiel(s|es)?\b`)
+	for where, text := range texts(t, "de", "") {
+		if !kind[where] && spiel.MatchString(text) {
+			t.Errorf("de %s says Spiel for one game: %s", where, text)
+		}
+	}
+}
