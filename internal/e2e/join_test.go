@@ -42,7 +42,7 @@ func TestJoinAgainWithTheKeptKey(t *testing.T) {
 	invite = inputValue(t, alice, "invite-url")
 	must(t, bt.Navigate(dave, invite[:strings.LastIndex(invite, "/")+1]+"wrongtoken?lang=de"))
 	must(t, bt.WaitText(dave, "#notice", "Diese Einladung gehört nicht zu dieser Partie"))
-	waitStatus(t, dave, "Warte auf die zweite Person.")
+	waitStatus(t, dave, "Warten auf die zweite Person.")
 	if gone, err := bt.Eval[bool](dave, `document.getElementById("take-seat") === null`); err != nil || !gone {
 		t.Errorf("a wrong invitation offers the seat (%v)", err)
 	}

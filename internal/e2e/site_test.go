@@ -203,7 +203,7 @@ func TestLanguageSwitch(t *testing.T) {
 		t.Fatalf("html lang %q", lang)
 	}
 	newGame(t, p, srv, "havannah", map[string]string{"size": "4"}, "me")
-	waitStatus(t, p, "Warte, bis dein Gegenüber die Einladung öffnet")
+	waitStatus(t, p, "Warten, bis dein Gegenüber die Einladung öffnet")
 	must(t, bt.Click(p, `.langs a[hreflang="en"]`))
 	waitStatus(t, p, "Waiting for your friend")
 }
