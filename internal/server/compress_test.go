@@ -111,7 +111,8 @@ func TestCompressedPagesAndAssets(t *testing.T) {
 }
 
 // A game page carries its style sheets, and its Content-Security-Policy
-// allows exactly those; other pages allow no inline style.
+// allows exactly those (and the style of a browser without scripts), not
+// another board's; other pages allow no inline style.
 func TestInlineStylesAllowedByHash(t *testing.T) {
 	ts := newTestServer(t)
 	for _, name := range []string{"havannah", "dvonn", "fanorona"} {
@@ -127,6 +128,10 @@ func TestInlineStylesAllowedByHash(t *testing.T) {
 		csp := res.Header.Get("Content-Security-Policy")
 		if !strings.Contains(csp, "style-src 'self' ") || !strings.Contains(csp, want) {
 			t.Fatalf("%s page: the policy %q does not allow its style %s", name, csp, want)
+		}
+		// Exactly: its own, and the one for a browser without scripts.
+		if n := strings.Count(csp, "'sha256-"); n != 2 {
+			t.Errorf("%s page: the policy allows %d inline styles, not its 2: %q", name, n, csp)
 		}
 	}
 	res, _ := get(t, ts.browser(t), ts.URL+"/")

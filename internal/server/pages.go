@@ -47,7 +47,11 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	if csp := w.Header().Get("Content-Security-Policy"); csp != "" && (page == "game" || page == "import") {
 		// A game page carries its styles, and it and the import page the
 		// one for a browser without scripts (see web.Site.StyleHashes).
-		w.Header().Set("Content-Security-Policy", strings.Replace(csp, "style-src 'self'", "style-src 'self' "+s.site.StyleHashes(), 1))
+		game := ""
+		if d, ok := data.(gamePageData); ok {
+			game = d.Game
+		}
+		w.Header().Set("Content-Security-Policy", strings.Replace(csp, "style-src 'self'", "style-src 'self' "+s.site.StyleHashes(game), 1))
 	}
 	// Pages carry the board and the messages: a fifth of their size
 	// compressed.

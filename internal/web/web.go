@@ -55,8 +55,9 @@ type Site struct {
 	// script may ask for; boardKeys, by game, which its board script may,
 	// for the pictures of the game a page draws.
 	pageKeys, boardKeys map[string]func(key string) bool
-	// styleHashes are the CSP hashes of the inline styles.
-	styleHashes string
+	// styleHashes are the CSP hashes of the inline styles: noScripts's
+	// under "", and with it a game page's style sheets under its game.
+	styleHashes map[string]string
 	// cut holds the parts of the catalogue made for pages (see
 	// Page.Catalog, Page.CatalogFor), by what each is for: working one
 	// out walks the whole catalogue, too much to do at every page.
@@ -481,28 +482,30 @@ func compactPage(src string) string {
 const noScripts = ".js,[data-copy]{display:none}"
 
 // StyleHashes lists, for a Content-Security-Policy's style-src, the hashes
-// of the styles pages carry inline: noScripts, and the style sheets of a
-// game page, which brings the site's and its board's in itself, to save a
-// phone on a slow network a round trip before the board shows.
-func (s *Site) StyleHashes() string { return s.styleHashes }
+// of the styles a page carries inline: noScripts, and the style sheets of
+// a page of game (none for ""), which brings the site's and its board's
+// in itself, to save a phone on a slow network a round trip before the
+// board shows. Only its own: every answer carries the policy, and the
+// other boards' hashes weighed a hundred bytes there.
+func (s *Site) StyleHashes(game string) string { return s.styleHashes[game] }
 
-func (s *Site) hashStyles() (string, error) {
-	styles := []string{noScripts}
+func (s *Site) hashStyles() (map[string]string, error) {
+	hash := func(style string) string {
+		sum := sha256.Sum256([]byte(style))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	site, err := stylesheet("site")
+	if err != nil {
+		return nil, err
+	}
+	none := hash(noScripts)
+	out := map[string]string{"": none}
 	for _, g := range s.games {
-		site, err := stylesheet("site")
-		if err != nil {
-			return "", err
-		}
 		board, err := stylesheet(g.Name)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		styles = append(styles, string(site)+string(board))
+		out[g.Name] = none + " " + hash(string(site)+string(board))
 	}
-	var out []string
-	for _, style := range styles {
-		sum := sha256.Sum256([]byte(style))
-		out = append(out, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
-	}
-	return strings.Join(out, " "), nil
+	return out, nil
 }
