@@ -414,3 +414,45 @@ func TestFanoronaCaptureAfterATakeback(t *testing.T) {
 	waitMoves(t, bob, 1)
 	waitFor(t, bob, `document.getElementById("announce").textContent`, told, "the capture after the takeback announced")
 }
+
+// A turn typed into the move box that the rules do not allow is refused
+// with the rules' own reason, in the page's language, and stays in the
+// box to be put right; the position does not change.
+func TestFanoronaTypedTurnRefusedWithAReason(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"fanorona","start":"me"}`)
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	acceptLanguage(t, bob, "pl-PL,pl;q=0.9")
+	must(t, bt.Navigate(alice, g.playerURL))
+	waitStatus(t, alice, "Your turn")
+
+	for _, c := range []struct{ typed, why string }{
+		{"d2-e3", "That move is not allowed: illegal move d2-e3: capture is compulsory: a paika is not allowed"},
+		{"d3-e3X", `That move is not allowed: malformed move "d3-e3X": "X" is not A (approach) or W (withdrawal)`},
+		{"e5-e4", "That move is not allowed: illegal move e5-e4: there is no white piece on e5"},
+	} {
+		setValue(t, alice, "#move-input", "")
+		typeInto(t, alice, "#move-input", c.typed+kb.Enter)
+		must(t, bt.WaitText(alice, "#notice", c.why))
+		if v := inputValue(t, alice, "move-input"); v != c.typed {
+			t.Fatalf("after %s was refused the box holds %q", c.typed, v)
+		}
+	}
+	if s := apiState(t, srv, g.id); len(s.Moves) != 0 {
+		t.Fatalf("refused turns were played: %v", s.Moves)
+	}
+
+	setValue(t, alice, "#move-input", "")
+	typeInto(t, alice, "#move-input", "D3-E3w"+kb.Enter)
+	waitMoves(t, alice, 1)
+	if v := inputValue(t, alice, "move-input"); v != "" {
+		t.Fatalf("after a turn was played the box still holds %q", v)
+	}
+
+	must(t, bt.Navigate(bob, g.otherURL))
+	waitFor(t, bob, `document.querySelectorAll("#moves li[data-ply]").length`, 1, "the turn in the list")
+	waitFor(t, bob, `document.getElementById("move-input") !== null`, true, "the move box")
+	typeInto(t, bob, "#move-input", "e1-e2"+kb.Enter)
+	must(t, bt.WaitText(bob, "#notice", "na e1 nie ma czarnego pionka"))
+	must(t, bt.WaitText(bob, "#notice", "Ten ruch jest niedozwolony: "))
+}

@@ -158,7 +158,7 @@ func TestTakebackNotices(t *testing.T) {
 	waitFor(t, bob, `document.getElementById("notice").textContent`, "", "the answered offer's notice gone")
 
 	typeInto(t, bob, "#move-input", "c3"+kb.Enter)
-	must(t, bt.WaitText(bob, "#notice", "c3 is not a legal move here."))
+	must(t, bt.WaitText(bob, "#notice", "That move is not allowed: illegal move c3: the cell is taken"))
 	must(t, bt.Click(alice, "#actions button.takeback"))
 	waitFor(t, alice, `document.getElementById("notice").textContent`, "", "her own offer clears her notice")
 	must(t, bt.WaitText(bob, "#notice", "Your friend asks to take back their last move."))

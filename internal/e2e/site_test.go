@@ -73,7 +73,7 @@ func startPair(t *testing.T, srv *bt.Server, alice, bob context.Context, size st
 }
 
 // A game played from the keyboard alone: moves typed in the notation,
-// feedback for an illegal one, the position stepped through with the arrow
+// the rules' reason for an illegal one, the position stepped through with the arrow
 // keys, every cell named for screen readers and each move announced.
 func TestKeyboardReplayAndScreenReaders(t *testing.T) {
 	srv := bt.StartServer(t, "")
@@ -84,7 +84,7 @@ func TestKeyboardReplayAndScreenReaders(t *testing.T) {
 	waitMoves(t, bob, 1)
 	must(t, bt.WaitText(bob, "#announce", "White plays e5"))
 	typeInto(t, bob, "#move-input", "E5"+kb.Enter)
-	must(t, bt.WaitText(bob, "#notice", "E5 is not a legal move here"))
+	must(t, bt.WaitText(bob, "#notice", "That move is not allowed: illegal move e5: the cell is taken"))
 	setValue(t, bob, "#move-input", "")
 	typeInto(t, bob, "#move-input", "D4"+kb.Enter)
 	waitMoves(t, alice, 2)

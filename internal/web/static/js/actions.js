@@ -245,17 +245,18 @@ export function createActions({ t, page, send: sendNow, play, sendMove, notice }
   // has not joined yet, or it is not their turn.
   const notNow = () => t(page.state.status === 'waiting' ? 'error.waiting' : 'entry.not_now');
 
-  // typed plays a move written in the game's notation, if it is one of the
-  // legal moves the server sent: at once, since writing a move out and
-  // sending it is no slip of a finger for the confirmation to catch.
+  // typed plays a move written in the game's notation: at once, since
+  // writing a move out and sending it is no slip of a finger for the
+  // confirmation to catch. One that is none of the legal moves the server
+  // sent goes to the server as written, and stays in its box to be put
+  // right: its refusal says why the rules do not allow it.
   function typed(text) {
     if (!text || !page.state) return;
     if (!myTurn()) return notice(notNow());
     const legal = page.state.legal || [];
     const move = legal.find((m) => m === text) ?? legal.find((m) => m.toLowerCase() === text.toLowerCase());
-    if (!move) return notice(t('entry.illegal', { move: text }));
-    $('move-input').value = '';
-    sendMove(move);
+    if (move) $('move-input').value = '';
+    sendMove(move ?? text);
   }
 
   // refused explains a click on a cell of the board that chose nothing: the
