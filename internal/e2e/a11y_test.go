@@ -260,3 +260,37 @@ func TestTheBoardsArrowKeysUnderAScreenReader(t *testing.T) {
 		t.Errorf("after the arrow keys on a button outside the board, the focus and the keys kept from the page were: %q", got)
 	}
 }
+
+// The button that plays a move waiting for its confirmation is described
+// by the question, so that a screen reader, which the focus takes to it,
+// says which move it plays, not only "Play it". A Fanorona turn on a
+// phone, which confirms its moves.
+func TestTheConfirmationSaysWhichMove(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"fanorona","start":"me"}`)
+	p := bt.NewProfile(t, bt.Phone, bt.Size(360, 740))
+	must(t, bt.Navigate(p, g.playerURL))
+	waitStatus(t, p, "Your turn")
+	must(t, bt.Tap(p, `#board [data-cell="d3"]`))
+	must(t, bt.Tap(p, `#board [data-cell="e3"]`))
+	must(t, bt.Tap(p, `.fanorona-buttons button.way-W`))
+	waitFor(t, p, `document.activeElement.id`, "pending-yes", "the focus on the confirmation")
+	tree, err := chromedp.Call(p, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	must(t, err)
+	text := func(v *accessibility.Value) string {
+		var s string
+		if v != nil {
+			_ = json.Unmarshal(v.Value, &s)
+		}
+		return s
+	}
+	for _, n := range tree.Nodes {
+		if !n.Ignored && text(n.Role) == "button" && text(n.Name) == "Play it" {
+			if got := text(n.Description); got != "Play d3-e3W?" {
+				t.Fatalf("the confirmation's button is described as %q", got)
+			}
+			return
+		}
+	}
+	t.Fatal("no button to play the move")
+}
