@@ -456,3 +456,35 @@ func TestFanoronaTypedTurnRefusedWithAReason(t *testing.T) {
 	must(t, bt.WaitText(bob, "#notice", "na e1 nie ma czarnego pionka"))
 	must(t, bt.WaitText(bob, "#notice", "Ten ruch jest niedozwolony: "))
 }
+
+// A turn waiting for its confirmation stays chosen when something that
+// is no move comes meanwhile (the friend offers a draw, names themself):
+// the position it was chosen in still stands, and the turn is played as
+// it was built.
+func TestFanoronaConfirmationOutlastsAnOffer(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	g := apiPair(t, srv, `{"game":"fanorona","start":"me","moves":["d2-e3A"]}`)
+	p := bt.NewProfile(t, bt.Phone, bt.Size(360, 740))
+	must(t, bt.Navigate(p, g.otherURL))
+	waitStatus(t, p, "Your turn")
+	for _, c := range []string{"g4", "g5", "f4"} {
+		must(t, bt.Tap(p, fmt.Sprintf(`#board [data-cell=%q]`, c)))
+	}
+	must(t, bt.Tap(p, `.fanorona-buttons button.stop`))
+	must(t, bt.WaitText(p, "#pending-text", "g4-g5W-f4A"))
+
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/offer", g.secrets["white"], `{"kind":"draw"}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the draw offered: %d %v", code, err)
+	}
+	if code, err := post(t, srv.URL+"/api/games/"+g.id+"/name", g.secrets["white"], `{"name":"Ada"}`, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("the name given: %d %v", code, err)
+	}
+	must(t, bt.WaitText(p, "#notice", "draw"))
+	waitFor(t, p, `document.querySelector(".players").textContent.includes("Ada")`, true, "the friend's name shown")
+	waitFor(t, p, `document.getElementById("pending").hidden ? "" : document.getElementById("pending-text").textContent`, "Play g4-g5W-f4A?", "the confirmation after the offer")
+	must(t, bt.Tap(p, `#pending-yes`))
+	waitMoves(t, p, 2)
+	if s := apiState(t, srv, g.id); s.Moves[1] != "g4-g5W-f4A" {
+		t.Fatalf("played %v", s.Moves)
+	}
+}

@@ -329,8 +329,11 @@ function show(s, event) {
     notice('');
     page.actions?.tellOffer(s.events[s.events.length - 1]);
   }
+  // A move waiting for its confirmation stays while the game goes on
+  // from the position it was chosen in: news that is no move (an offer,
+  // a name) changes nothing of it.
+  if (s.status !== 'playing' || s.moves.join() !== page.state?.moves.join()) page.preview = null;
   page.state = s;
-  page.preview = null;
   if (s.clock && !page.clocks) loadClocks();
   // The move is heard first, then a warning of the clocks that it brings
   // (added to it, see loadClocks), then what it led to: the game's end,
