@@ -400,3 +400,29 @@ func TestMovesKeepACaptureWithItsMove(t *testing.T) {
 		}
 	}
 }
+
+// A stack of the player's that cannot move says so when it is tapped,
+// rather than that a space is no legal move; the player's other choices
+// stay as they were. The full board of the rules page: White's piece on
+// E3 is surrounded, the black one on E4 is not White's to move.
+func TestDVONNStuckStackSaysWhy(t *testing.T) {
+	srv := bt.StartServer(t, "")
+	placed, err := json.Marshal(strings.Fields("C3 F3 I3 E4 F2 G2 E3 D4 H3 J4 G5 D2 D3 C4 I5 G4 K4 J2 E1 I2 A2 A1 F5 H4 J5 H1 E5 G3 E2 H5 C5 K5 A3 F1 D5 B4 F4 B2 B3 C2 C1 D1 H2 G1 K3 B1 I1 J3 I4"))
+	must(t, err)
+	g := apiPair(t, srv, `{"game":"dvonn","start":"me","moves":`+string(placed)+`}`)
+	p := bt.NewProfile(t, bt.Phone, bt.Size(360, 740))
+	must(t, bt.Navigate(p, g.playerURL))
+	waitStatus(t, p, "Your turn")
+	waitFor(t, p, `document.querySelector("#actions button") !== null`, true, "the player's controls")
+	if c := classes(t, p, "E3"); !strings.Contains(c, "stuck") {
+		t.Fatalf("E3 is drawn as %q", c)
+	}
+	must(t, bt.Tap(p, `#board [data-cell="E3"]`))
+	must(t, bt.WaitText(p, "#notice", "Your stack on E3 cannot move now: it is surrounded, or no stack stands at its distance in a straight line."))
+	must(t, bt.Tap(p, `#board [data-cell="E4"]`))
+	must(t, bt.WaitText(p, "#notice", "E4 is not a legal move here."))
+	must(t, bt.Tap(p, `#board [data-cell="D5"]`))
+	if c := classes(t, p, "D5"); !strings.Contains(c, "selected") {
+		t.Fatalf("D5 tapped is drawn as %q", c)
+	}
+}

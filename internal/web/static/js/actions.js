@@ -261,10 +261,11 @@ export function createActions({ t, page, send: sendNow, play, sendMove, notice }
 
   // refused explains a click on a cell of the board that chose nothing: the
   // game has not begun or it is not the player's turn, or the cell is no
-  // move (a stone is there).
-  function refused(cell) {
+  // move (a stone is there), said by the board's message key if it has
+  // one of its own ({move} being the cell).
+  function refused(cell, key = 'entry.illegal') {
     if (page.state.status === 'over' || page.pending || page.preview || page.replay.viewing() !== null) return;
-    notice(myTurn() ? t('entry.illegal', { move: cell }) : notNow());
+    notice(myTurn() ? t(key, { move: cell }) : notNow());
   }
 
   // answered takes the server's answer to a message of the player's: a

@@ -92,7 +92,7 @@ export async function start() {
     e.stopPropagation();
     $('pending-no').click();
   });
-  page.board = page.mod.create($('board'), { t, send: play, refused: (cell) => page.actions?.refused(cell), marks: [] });
+  page.board = page.mod.create($('board'), { t, send: play, refused: (cell, key) => page.actions?.refused(cell, key), marks: [] });
   // The board the server drew is replaced at once by a live one of the
   // same position, before the connection brings the rest.
   if (page.boot.view) page.board.update({ view: page.boot.view, legal: [] });

@@ -259,7 +259,9 @@ function choose(b, name) {
     b.selected = null;
     paint(b);
   } else {
-    b.ctx.refused?.(name);
+    // A stack of the player's that cannot move is no empty space.
+    const stack = b.state.view.stacks.find((s) => s.space === name);
+    b.ctx.refused?.(name, moves.size > 0 && stack?.top === b.state.seat ? 'dvonn.stuck' : undefined);
   }
 }
 
