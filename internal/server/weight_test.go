@@ -25,7 +25,8 @@ func answerBytes(res *http.Response, body []byte) int {
 
 // A watcher's first visit to a game page of each board, the page and the
 // scripts it preloads, stays under maxColdGamePage for a client that
-// takes brotli and for one that takes only gzip. Byte counts are the same
+// takes brotli and for one that takes only gzip, in every language (the
+// page carries its words). Byte counts are the same
 // on every run; BenchmarkPhoneFirstPaint (internal/e2e) counts them in a
 // browser.
 func TestColdGamePageWeight(t *testing.T) {
@@ -40,35 +41,47 @@ func TestColdGamePageWeight(t *testing.T) {
 		if code := ts.call(t, "POST", "/api/games", "", board.create, &c); code != http.StatusCreated {
 			t.Fatalf("%s: create %d", board.name, code)
 		}
-		for _, coding := range []string{"br", "gzip"} {
-			res, page := fetch(t, ts.URL+"/g/"+c.ID, "gzip, deflate, "+coding)
-			if res.Header.Get("Content-Encoding") != coding {
-				t.Fatalf("%s: the page came as %q, not %s", board.name, res.Header.Get("Content-Encoding"), coding)
+		for _, lang := range []string{"en", "de", "pl"} {
+			coldGamePage(t, ts, board.name, c.ID, lang, asset)
+		}
+	}
+}
+
+// coldGamePage checks one game page's weight in lang, as above.
+func coldGamePage(t *testing.T, ts *testServer, board, id, lang string, asset *regexp.Regexp) {
+	get := func(url, encoding string) (*http.Response, []byte) {
+		req, _ := http.NewRequest("GET", url, nil)
+		req.Header.Set("Accept-Language", lang)
+		return fetchWith(t, req, encoding)
+	}
+	for _, coding := range []string{"br", "gzip"} {
+		res, page := get(ts.URL+"/g/"+id, "gzip, deflate, "+coding)
+		if res.Header.Get("Content-Encoding") != coding {
+			t.Fatalf("%s: the page came as %q, not %s", board, res.Header.Get("Content-Encoding"), coding)
+		}
+		total, bodies, files := answerBytes(res, page), len(page), 1
+		_, plain := get(ts.URL+"/g/"+id, "")
+		seen := map[string]bool{}
+		for _, m := range asset.FindAllStringSubmatch(string(plain), -1) {
+			path := m[1] + m[2]
+			if seen[path] {
+				continue
 			}
-			total, bodies, files := answerBytes(res, page), len(page), 1
-			_, plain := fetch(t, ts.URL+"/g/"+c.ID, "")
-			seen := map[string]bool{}
-			for _, m := range asset.FindAllStringSubmatch(string(plain), -1) {
-				path := m[1] + m[2]
-				if seen[path] {
-					continue
-				}
-				seen[path] = true
-				res, body := fetch(t, ts.URL+path, "gzip, deflate, "+coding)
-				if res.StatusCode != http.StatusOK {
-					t.Fatalf("%s: %s %d", board.name, path, res.StatusCode)
-				}
-				total += answerBytes(res, body)
-				bodies += len(body)
-				files++
+			seen[path] = true
+			res, body := get(ts.URL+path, "gzip, deflate, "+coding)
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("%s: %s %d", board, path, res.StatusCode)
 			}
-			t.Logf("%s, %s: %d bytes in %d answers, %d of them bodies", board.name, coding, total, files, bodies)
-			if files < 8 {
-				t.Fatalf("%s: only %d files found: the page's scripts were missed", board.name, files)
-			}
-			if bodies > maxColdGamePage || coding == "br" && total > maxColdGamePage {
-				t.Errorf("%s, %s: a cold game page weighs %d bytes (%d with headers), more than %d", board.name, coding, bodies, total, maxColdGamePage)
-			}
+			total += answerBytes(res, body)
+			bodies += len(body)
+			files++
+		}
+		t.Logf("%s, %s, %s: %d bytes in %d answers, %d of them bodies", board, lang, coding, total, files, bodies)
+		if files < 8 {
+			t.Fatalf("%s: only %d files found: the page's scripts were missed", board, files)
+		}
+		if bodies > maxColdGamePage || coding == "br" && total > maxColdGamePage {
+			t.Errorf("%s, %s, %s: a cold game page weighs %d bytes (%d with headers), more than %d", board, lang, coding, bodies, total, maxColdGamePage)
 		}
 	}
 }

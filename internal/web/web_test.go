@@ -260,7 +260,7 @@ func TestModulesToPreload(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(s.modules("js/page.js", "js/game.js", "js/boards/havannah.js"), " ")
-	for _, want := range []string{"js/page.js", "js/game.js", "js/i18n.js", "js/boards/havannah.js", "js/boards/svg.js", "js/boards/focus.js"} {
+	for _, want := range []string{"js/page.js", "js/game.js", "js/i18n.js", "js/boards/havannah.js", "js/boards/svg.js", "js/boards/choose.js"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the preloads %q lack %s", got, want)
 		}

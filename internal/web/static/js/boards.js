@@ -14,11 +14,11 @@
 // state.legal: it never works out the rules itself.
 //
 // What boards have in common lives beside them in boards/: svg.js (SVG
-// elements, accessible cell names, arrows, a diagram's marks), pointer.js
-// (hit-testing, choosing a cell, sliding onto one), focus.js (which cells
-// take the keyboard focus, and where it goes next; arrows.js, the arrow
-// keys on the game page's board) and motion.js (animation, held back when
-// the viewer wants less motion).
+// elements, accessible cell names, arrows, a diagram's marks, and
+// animation, held back when the viewer wants less motion) and choose.js
+// (choosing a cell by pointer, sliding onto one, and by keyboard: which
+// cells take the focus, and where it goes next; arrows.js, the arrow keys
+// on the game page's board).
 //
 // A board module may also export, for the game page:
 //   moveLabel(move, captured, t)  the move as the move list shows it

@@ -3,7 +3,7 @@
 // the ply they expect; the server answers with an ack or a clear error.
 import { lang, t, time } from './i18n.js';
 import { later, load } from './boards.js';
-import { afterKey, focusOn } from './boards/focus.js';
+import { afterKey, focusOn } from './boards/choose.js';
 import { fitMoves, isolated, resultLine, standing } from './controls.js';
 import { createReplay } from './replay.js';
 import { wire } from './settings.js';

@@ -3,7 +3,7 @@
 // choose now, goes over every cell, to look at the position one cell at a
 // time and hear what is on it.
 import { t } from '../i18n.js';
-import { BOARD, CHOICE } from './focus.js';
+import { BOARD, CHOICE } from './choose.js';
 
 const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']);
 
@@ -38,7 +38,7 @@ export function arrowKeys(root, watching) {
   board.setAttribute('role', 'toolbar');
   // Said when the focus enters the board, where the keys are not seen.
   board.setAttribute('aria-description', t(watching ? 'board.keys_watch' : 'board.keys'));
-  // Until a cell is the board's stop of Tab (focus.js), the board itself
+  // Until a cell is the board's stop of Tab (choose.js), the board itself
   // is: with nothing to choose, a page that was never on the board has
   // no cell to stop at, and the board must still be reached.
   if (!board.querySelector('[tabindex="0"]')) board.setAttribute('tabindex', '0');
@@ -52,7 +52,7 @@ export function arrowKeys(root, watching) {
     const to = from.matches('[data-cell]') ? next(e.key, from, choices) : choices[0];
     if (!to) return;
     // A cell that cannot be chosen takes the focus only while it has it
-    // (focus.js takes its tabindex away once it has left).
+    // (choose.js takes its tabindex away once it has left).
     if (!to.hasAttribute('tabindex')) to.setAttribute('tabindex', '-1');
     to.focus();
   });

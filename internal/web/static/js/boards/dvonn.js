@@ -7,8 +7,7 @@
 // The board's state lives in one object, b, which every function below
 // create takes first.
 import { svg, arrowHead, parseMarks } from './svg.js';
-import { onSlide, onChoose } from './pointer.js';
-import { setChoosable } from './focus.js';
+import { onSlide, onChoose, setChoosable } from './choose.js';
 import { standing } from '../controls.js';
 
 const W = 24; // distance between neighbouring spaces, in drawing units

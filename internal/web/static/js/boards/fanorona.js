@@ -11,10 +11,8 @@
 //
 // The board's state lives in one object, b, which every function below
 // create takes first.
-import { svg, arrowHead, pointList, parseMarks } from './svg.js';
-import { onSlide, onChoose } from './pointer.js';
-import { setChoosable, hasFocus, keepFocus, CHOICE } from './focus.js';
-import { still, glide, ghost } from './motion.js';
+import { svg, arrowHead, pointList, parseMarks, still, glide, ghost } from './svg.js';
+import { onSlide, onChoose, setChoosable, hasFocus, keepFocus, CHOICE } from './choose.js';
 import { button, standing } from '../controls.js';
 
 const FILES = 'abcdefghi';

@@ -4,8 +4,7 @@
 // on the board when |r - c| <= size - 1, and the stones string lists the
 // cells in row-major order.
 import { svg, cellLabel, parseMarks } from './svg.js';
-import { onSlide, onChoose } from './pointer.js';
-import { focusOn, setChoosable } from './focus.js';
+import { onSlide, onChoose, focusOn, setChoosable } from './choose.js';
 
 const R = 10; // cell radius in drawing units
 const W = Math.sqrt(3) * R; // distance between neighbours in a row

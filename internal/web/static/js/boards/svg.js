@@ -1,6 +1,8 @@
 // Drawing helpers the board modules share: SVG elements, accessible cell
-// names, arrows, a diagram's marks. The marks are here rather than in a
-// script of their own, which every game page would load as one more file.
+// names, arrows, a diagram's marks, and animation, held back when the
+// viewer wants less motion. The marks and the animation are here rather
+// than in scripts of their own, which a game page would load as more
+// files, each with its headers.
 const NS = 'http://www.w3.org/2000/svg';
 
 // svg makes an SVG element with attributes and optional text.
@@ -66,4 +68,28 @@ export function parseMarks(list, isCell) {
     }
   }
   return out;
+}
+
+// Animation on a board, always subject to the viewer's wish for reduced
+// motion.
+const reduce = window.matchMedia('(prefers-reduced-motion: reduce)');
+
+// still says whether the viewer asked for reduced motion.
+export function still() {
+  return reduce.matches;
+}
+
+// glide lets el slide in to where it stands from dx, dy away.
+export function glide(el, dx, dy, ms) {
+  if (still()) return;
+  el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'translate(0, 0)' }], { duration: ms, easing: 'ease-out' });
+}
+
+// ghost shows a circle of class cls at x, y in layer for ms, for a piece
+// that vanishes there.
+export function ghost(layer, cls, x, y, r, ms) {
+  if (still()) return;
+  const el = svg('circle', { class: cls, cx: x, cy: y, r });
+  layer.append(el);
+  setTimeout(() => el.remove(), ms);
 }
