@@ -73,6 +73,21 @@ func newPushService(t *testing.T, siteKey string) *pushService {
 	return ps
 }
 
+// pushing starts ts's sender of notices and n stand-in push services,
+// the only addresses it may send to.
+func pushing(t *testing.T, ts *testServer, n int) []*pushService {
+	go ts.srv.push.run(t.Context())
+	var key struct{ Key string }
+	ts.call(t, "GET", "/api/push/key", "", nil, &key)
+	services := make([]*pushService, n)
+	ts.srv.push.allowed = nil
+	for i := range services {
+		services[i] = newPushService(t, key.Key)
+		ts.srv.push.allowed = append(ts.srv.push.allowed, services[i].URL+"/")
+	}
+	return services
+}
+
 // subscription is what the browser's PushSubscription.toJSON gives.
 func (ps *pushService) subscription(path string) map[string]any {
 	b64 := base64.RawURLEncoding.EncodeToString
@@ -318,11 +333,7 @@ func TestPushRefusesOtherAddresses(t *testing.T) {
 // the page that subscribed; a withdrawal tells nobody.
 func TestPushNoticeOfRematchOffer(t *testing.T) {
 	ts := newTestServer(t)
-	go ts.srv.push.run(t.Context())
-	var key struct{ Key string }
-	ts.call(t, "GET", "/api/push/key", "", nil, &key)
-	ps := newPushService(t, key.Key)
-	ts.srv.push.allowed = []string{ps.URL + "/"}
+	ps := pushing(t, ts, 1)[0]
 	ft := useFakeTime(ts)
 	g := finished(t, ts)
 
@@ -664,11 +675,8 @@ func subscribeAs(t *testing.T, ts *testServer, ps *pushService, id, secret, lang
 // turn in it, as in the game before, without asking again.
 func TestPushNoticesFollowTheNewGame(t *testing.T) {
 	ts := newTestServer(t)
-	go ts.srv.push.run(t.Context())
-	var key struct{ Key string }
-	ts.call(t, "GET", "/api/push/key", "", nil, &key)
-	white, black := newPushService(t, key.Key), newPushService(t, key.Key)
-	ts.srv.push.allowed = []string{white.URL + "/", black.URL + "/"}
+	services := pushing(t, ts, 2)
+	white, black := services[0], services[1]
 	g := finished(t, ts)
 	subscribeAs(t, ts, white, g.id, g.white, "pl")
 	subscribeAs(t, ts, black, g.id, g.black, "de")
@@ -741,11 +749,7 @@ func TestPushNoticeOfASwap(t *testing.T) {
 		"pl": "Havannah: twój ruch: przeciwnik przejął zamianą twój pierwszy pionek.",
 	} {
 		ts := newTestServer(t)
-		go ts.srv.push.run(t.Context())
-		var key struct{ Key string }
-		ts.call(t, "GET", "/api/push/key", "", nil, &key)
-		ps := newPushService(t, key.Key)
-		ts.srv.push.allowed = []string{ps.URL + "/"}
+		ps := pushing(t, ts, 1)[0]
 		g := ts.newGame(t, `{"game":"havannah","options":{"size":5,"swap":true},"start":"me"}`)
 		subscribeAs(t, ts, ps, g.id, g.white, lang)
 		ts.moveAt(t, g, 0, "c3")
