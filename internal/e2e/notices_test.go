@@ -54,32 +54,7 @@ func TestPushNoticesRefused(t *testing.T) {
 // browser's subscription to it, which needs the real service.)
 func TestPushNoticesOn(t *testing.T) {
 	var notices atomic.Int64
-	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		notices.Add(1)
-		w.WriteHeader(http.StatusCreated)
-	}))
-	t.Cleanup(service.Close)
-	key, err := ecdh.P256().GenerateKey(rand.Reader)
-	must(t, err)
-	b64 := base64.RawURLEncoding.EncodeToString
-	// What the browser's PushSubscription.toJSON gives, expirationTime
-	// included.
-	sub, _ := json.Marshal(map[string]any{
-		"endpoint": service.URL + "/send/alice", "expirationTime": nil,
-		"keys": map[string]string{"p256dh": b64(key.PublicKey().Bytes()), "auth": b64(make([]byte, 16))},
-	})
-	srv := bt.StartServerEnv(t, "", "BRETTER_PUSH_ENDPOINTS="+service.URL+"/send/")
-	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
-	_, err = cdp.Call(alice, chromedp.FromContext(alice).Browser, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted, Origin: srv.URL,
-	})
-	must(t, err)
-	_, err = cdp.Call(alice, chromedp.FromContext(alice).Target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: fmt.Sprintf(`{ const sub = { endpoint: %q, toJSON: () => (%s) };
-			PushManager.prototype.getSubscription = async () => null;
-			PushManager.prototype.subscribe = async () => sub; }`, service.URL+"/send/alice", sub),
-	})
-	must(t, err)
+	srv, alice, bob := pushingBrowsers(t, &notices, `async () => null`, `async () => sub`)
 	startPair(t, srv, alice, bob, "4")
 	clickCell(t, alice, "a1")
 	waitStatus(t, bob, "Your turn")
@@ -96,7 +71,7 @@ func TestPushNoticesOn(t *testing.T) {
 		t.Fatalf("%d notices while the page was on screen", n)
 	}
 	// Alice turns to another tab.
-	_, err = bt.Eval[bool](alice, `Object.defineProperty(document, "visibilityState", { get: () => "hidden" }),
+	_, err := bt.Eval[bool](alice, `Object.defineProperty(document, "visibilityState", { get: () => "hidden" }),
 		document.dispatchEvent(new Event("visibilitychange")), true`)
 	must(t, err)
 	clickCell(t, bob, "d1")
@@ -111,30 +86,9 @@ func TestPushNoticesOn(t *testing.T) {
 // friend finds them on in the new game's page too, as the server keeps
 // sending them there; the friend, who never asked, is offered them.
 func TestPushNoticesOnInTheNewGame(t *testing.T) {
-	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusCreated)
-	}))
-	t.Cleanup(service.Close)
-	key, err := ecdh.P256().GenerateKey(rand.Reader)
-	must(t, err)
-	b64 := base64.RawURLEncoding.EncodeToString
-	sub, _ := json.Marshal(map[string]any{
-		"endpoint": service.URL + "/send/alice", "expirationTime": nil,
-		"keys": map[string]string{"p256dh": b64(key.PublicKey().Bytes()), "auth": b64(make([]byte, 16))},
-	})
-	srv := bt.StartServerEnv(t, "", "BRETTER_PUSH_ENDPOINTS="+service.URL+"/send/")
-	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
-	_, err = cdp.Call(alice, chromedp.FromContext(alice).Browser, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted, Origin: srv.URL,
-	})
-	must(t, err)
 	// The browser's one subscription, made on the first click.
-	_, err = cdp.Call(alice, chromedp.FromContext(alice).Target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: fmt.Sprintf(`{ const sub = { endpoint: %q, toJSON: () => (%s) };
-			PushManager.prototype.getSubscription = async () => localStorage.getItem("subscribed") ? sub : null;
-			PushManager.prototype.subscribe = async () => (localStorage.setItem("subscribed", "1"), sub); }`, service.URL+"/send/alice", sub),
-	})
-	must(t, err)
+	srv, alice, bob := pushingBrowsers(t, nil, `async () => localStorage.getItem("subscribed") ? sub : null`,
+		`async () => (localStorage.setItem("subscribed", "1"), sub)`)
 	id := startPair(t, srv, alice, bob, "4")
 	must(t, bt.Click(alice, "#notices-on"))
 	waitFor(t, alice, `!document.getElementById("notices-off").hidden`, true, "the notices on")
@@ -153,4 +107,42 @@ func TestPushNoticesOnInTheNewGame(t *testing.T) {
 	if on, err := bt.Eval[bool](bob, `!document.getElementById("notices-on").hidden && document.getElementById("notices-off").hidden`); err != nil || !on {
 		t.Fatalf("the friend, who never asked, is not offered the notices (%v)", err)
 	}
+}
+
+// pushingBrowsers starts a site that may send notices only to a stand-in
+// push service, which counts them in notices (if not nil), and two
+// browsers, the first of which may show notices. Its PushManager is a
+// stand-in too (the real one needs the real service): getSubscription and
+// subscribe are the scripts of its two methods, which may answer sub,
+// the subscription as the browser's PushSubscription.toJSON gives it,
+// expirationTime included.
+func pushingBrowsers(t *testing.T, notices *atomic.Int64, getSubscription, subscribe string) (*bt.Server, context.Context, context.Context) {
+	t.Helper()
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if notices != nil {
+			notices.Add(1)
+		}
+		w.WriteHeader(http.StatusCreated)
+	}))
+	t.Cleanup(service.Close)
+	key, err := ecdh.P256().GenerateKey(rand.Reader)
+	must(t, err)
+	b64 := base64.RawURLEncoding.EncodeToString
+	sub, _ := json.Marshal(map[string]any{
+		"endpoint": service.URL + "/send/alice", "expirationTime": nil,
+		"keys": map[string]string{"p256dh": b64(key.PublicKey().Bytes()), "auth": b64(make([]byte, 16))},
+	})
+	srv := bt.StartServerEnv(t, "", "BRETTER_PUSH_ENDPOINTS="+service.URL+"/send/")
+	alice, bob := bt.NewProfile(t), bt.NewProfile(t)
+	_, err = cdp.Call(alice, chromedp.FromContext(alice).Browser, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted, Origin: srv.URL,
+	})
+	must(t, err)
+	_, err = cdp.Call(alice, chromedp.FromContext(alice).Target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: fmt.Sprintf(`{ const sub = { endpoint: %q, toJSON: () => (%s) };
+			PushManager.prototype.getSubscription = %s;
+			PushManager.prototype.subscribe = %s; }`, service.URL+"/send/alice", sub, getSubscription, subscribe),
+	})
+	must(t, err)
+	return srv, alice, bob
 }
