@@ -29,10 +29,15 @@ func (h *hub) ensureLoaded(ctx context.Context, id string, g *liveGame) error {
 	}
 	if reloaded && g.rec.Version > known {
 		// Events were stored that this instance was not told of: their
-		// instance may have died between storing and telling. The
-		// others may not know of them either, and pages open there
-		// would wait for them for ever.
+		// instance may have died between storing and telling, or the
+		// news came late. The others may not know of them either, and
+		// pages open there would wait for them for ever.
 		h.publish(g, busMessage{Kind: "changed"})
+		// As for news the bus brings: the notice of the last is kept for
+		// a player whose page here is on screen, should it die unseen.
+		if len(g.events) > 0 {
+			h.spareForPagesHere(g, g.events[len(g.events)-1])
+		}
 	}
 	if h.bus != nil && !g.asked {
 		g.asked = true
